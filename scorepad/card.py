@@ -1,0 +1,129 @@
+"""The score-sheet model: what the players wrote, valid or not (no I/O here).
+
+Like a chess board that may hold an illegal position, a ``Sheet`` holds any
+numbers a player wrote; the audit says what is wrong with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .boxes import ALL_BOXES, LOWER, UPPER, Box, TotalField
+from .rules import RuleSet
+
+MAX_GAMES = 6  # the pad's GAME #1..#6 columns
+
+
+@dataclass
+class Turn:
+    """One turn of a turn log: the rolls, the dice kept between them, the box filled."""
+
+    rolls: list[list[int]]
+    kept: list[list[int]] = field(default_factory=list)  # kept[i]: held after roll i+1
+    box: Box | None = None
+    value: int | None = None
+
+
+@dataclass
+class Game:
+    """One GAME #n column of one player's card, exactly as written."""
+
+    boxes: dict[Box, int | None] = field(default_factory=dict)
+    bonus_checks: int = 0
+    totals: dict[TotalField, int | None] = field(default_factory=dict)
+    turns: list[Turn] | None = None
+
+    def value(self, box: Box) -> int | None:
+        return self.boxes.get(box)
+
+    def filled(self) -> dict[Box, int]:
+        return {b: v for b in ALL_BOXES if (v := self.boxes.get(b)) is not None}
+
+    @property
+    def complete(self) -> bool:
+        return all(self.boxes.get(b) is not None for b in ALL_BOXES)
+
+    @property
+    def blank(self) -> bool:
+        return (
+            not self.filled()
+            and not self.bonus_checks
+            and all(v is None for v in self.totals.values())
+            and not self.turns
+        )
+
+    def written(self, total: TotalField) -> int | None:
+        return self.totals.get(total)
+
+
+@dataclass
+class PlayersScores:
+    """One player's column on the back of the pad, the PLAYERS' SCORES sheet."""
+
+    games: list[int | None] = field(default_factory=list)  # GAME #1..#6 rows
+    total: int | None = None  # TOTAL OF ALL GAMES
+
+
+@dataclass
+class Player:
+    name: str
+    games: list[Game | None] = field(default_factory=list)  # index 0 is GAME #1
+    players_scores: PlayersScores | None = None
+
+
+@dataclass
+class Sheet:
+    """A filled pad: players, their games, and the rule set it was played under."""
+
+    players: list[Player]
+    rules: str | RuleSet | dict[str, Any] | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class GameTotals:
+    """The totals a game's written boxes add up to (arithmetic only, no rule check)."""
+
+    upper_subtotal: int
+    upper_bonus: int
+    upper_total: int
+    yahtzee_bonus: int
+    lower_subtotal: int  # the seven lower boxes
+    lower_total: int  # lower boxes plus Yahtzee bonus points (001 line 170)
+    grand_total: int
+    complete: bool
+
+    def expected(self, total: TotalField) -> int:
+        return {
+            TotalField.UPPER_SUBTOTAL: self.upper_subtotal,
+            TotalField.UPPER_BONUS: self.upper_bonus,
+            TotalField.UPPER_TOTAL: self.upper_total,
+            TotalField.YAHTZEE_BONUS: self.yahtzee_bonus,
+            TotalField.LOWER_TOTAL: self.lower_total,
+            TotalField.UPPER_TOTAL_REPEAT: self.upper_total,
+            TotalField.GRAND_TOTAL: self.grand_total,
+        }[total]
+
+    def to_dict(self) -> dict[str, int | bool]:
+        d: dict[str, int | bool] = {t.value: self.expected(t) for t in TotalField}
+        d["complete"] = self.complete
+        return d
+
+
+def compute_totals(game: Game, rules: RuleSet) -> GameTotals:
+    """Add up the boxes as written; the upper bonus from the rule set's threshold."""
+    upper = sum(game.boxes.get(b) or 0 for b in UPPER)
+    lower = sum(game.boxes.get(b) or 0 for b in LOWER)
+    bonus = rules.upper_bonus if upper >= rules.upper_bonus_threshold else 0
+    ybonus = max(game.bonus_checks, 0) * rules.yahtzee_bonus
+    return GameTotals(
+        upper_subtotal=upper,
+        upper_bonus=bonus,
+        upper_total=upper + bonus,
+        yahtzee_bonus=ybonus,
+        lower_subtotal=lower,
+        lower_total=lower + ybonus,
+        grand_total=upper + bonus + lower + ybonus,
+        complete=game.complete,
+    )

@@ -1,0 +1,281 @@
+"""The sheet JSON format, loaded and dumped with marshmallow (the edge of the domain).
+
+Shared by the CLI and the HTTP API. Malformed input raises ``SheetFormatError``
+whose ``errors`` name each bad JSON path and what was expected there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import (
+    EXCLUDE,
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    validate,
+    validates_schema,
+)
+
+from .boxes import ALL_BOXES, Box, TotalField
+from .card import MAX_GAMES, Game, Player, PlayersScores, Sheet, Turn
+from .rules import RuleSet, RuleSetError, UnknownRuleSet, custom_rules, get_rules
+
+FORMAT = "scorepad/sheet@1"
+MAX_PLAYERS = 12
+MAX_NAME = 64
+MAX_TURNS = 20  # more than 13 is a rule finding; more than this is not a turn log
+MAX_ROLLS = 6  # more than 3 is a rule finding
+MAX_JSON_BYTES = 1_000_000
+VALUE_RANGE = validate.Range(min=-99_999, max=99_999)
+
+
+class SheetFormatError(ValueError):
+    """The input is not a sheet: ``errors`` is a list of (JSON path, message)."""
+
+    def __init__(self, errors: list[tuple[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{p}: {m}" for p, m in errors))
+
+
+class StrictInteger(fields.Integer):
+    """An integer, and only an integer: no strings, floats or booleans."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _value(**kw: Any) -> StrictInteger:
+    return StrictInteger(allow_none=True, load_default=None, validate=VALUE_RANGE, **kw)
+
+
+BoxesSchema = Schema.from_dict({b.value: _value() for b in ALL_BOXES}, name="BoxesSchema")
+TotalsSchema = Schema.from_dict({t.value: _value() for t in TotalField}, name="TotalsSchema")
+
+_DIE = StrictInteger(validate=validate.Range(1, 6))
+
+
+class TurnSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    rolls = fields.List(
+        fields.List(_DIE, validate=validate.Length(equal=5, error="a roll is exactly 5 dice")),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_ROLLS),
+    )
+    kept = fields.List(
+        fields.List(_DIE, validate=validate.Length(max=5)),
+        load_default=list,
+        validate=validate.Length(max=MAX_ROLLS),
+    )
+    box = fields.String(
+        allow_none=True, load_default=None, validate=validate.OneOf([b.value for b in ALL_BOXES])
+    )
+    value = _value()
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Turn:
+        return Turn(
+            rolls=data["rolls"],
+            kept=data["kept"],
+            box=Box(data["box"]) if data["box"] else None,
+            value=data["value"],
+        )
+
+
+class GameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    boxes = fields.Nested(BoxesSchema, load_default=dict)
+    yahtzee_bonus_checks = StrictInteger(load_default=0, validate=validate.Range(0, 99))
+    totals = fields.Nested(TotalsSchema, load_default=dict)
+    turns = fields.List(
+        fields.Nested(TurnSchema), allow_none=True, load_default=None,
+        validate=validate.Length(max=MAX_TURNS),
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Game:
+        return Game(
+            boxes={Box(k): v for k, v in data["boxes"].items() if v is not None},
+            bonus_checks=data["yahtzee_bonus_checks"],
+            totals={TotalField(k): v for k, v in data["totals"].items() if v is not None},
+            turns=data["turns"],
+        )
+
+
+class PlayersScoresSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    games = fields.List(_value(), load_default=list, validate=validate.Length(max=MAX_GAMES))
+    total = _value()
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> PlayersScores:
+        return PlayersScores(games=list(data["games"]), total=data["total"])
+
+
+class PlayerSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_NAME))
+    games = fields.List(
+        fields.Nested(GameSchema, allow_none=True),
+        load_default=list,
+        validate=validate.Length(max=MAX_GAMES, error=f"a pad has at most {MAX_GAMES} games"),
+    )
+    players_scores = fields.Nested(PlayersScoresSchema, allow_none=True, load_default=None)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Player:
+        return Player(name=data["name"], games=data["games"],
+                      players_scores=data["players_scores"])
+
+
+class RulesField(fields.Field):
+    """A rule-set name or alias, or a custom (house) rule set as an object."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        try:
+            if isinstance(value, str):
+                return get_rules(value).name
+            if isinstance(value, Mapping):
+                return custom_rules(value)
+        except (UnknownRuleSet, RuleSetError) as exc:
+            raise ValidationError(str(exc)) from None
+        raise ValidationError("expected a rule-set name or a custom rule-set object")
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if isinstance(value, RuleSet):
+            d = value.to_dict()
+            return {k: d[k] for k in ("name", "title", "summary", "joker", "upper_bonus_threshold",
+                                      "upper_bonus", "yahtzee_bonus", "five_of_a_kind_full_house",
+                                      "zero_in_chance", "joker_zero")}
+        return value
+
+
+class SheetSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    format = fields.String(load_default=FORMAT, validate=validate.Equal(FORMAT))
+    title = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200))
+    rules = RulesField(allow_none=True, load_default=None)
+    players = fields.List(
+        fields.Nested(PlayerSchema), required=True,
+        validate=validate.Length(min=1, max=MAX_PLAYERS),
+    )
+
+    @validates_schema
+    def unique_names(self, data: dict[str, Any], **_: Any) -> None:
+        names = [p.name.strip().casefold() for p in data.get("players", [])]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValidationError(f"player names must differ; repeated: {', '.join(dupes)}",
+                                  "players")
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Sheet:
+        return Sheet(players=data["players"], rules=data["rules"], title=data["title"])
+
+
+def _flatten(messages: Any, path: str = "$") -> list[tuple[str, str]]:
+    if isinstance(messages, Mapping):
+        out: list[tuple[str, str]] = []
+        for key, sub in messages.items():
+            if key == "_schema":
+                out += _flatten(sub, path)
+            elif isinstance(key, int):
+                out += _flatten(sub, f"{path}[{key}]")
+            elif isinstance(sub, Mapping) and "value" in sub and "key" not in sub and False:
+                out += _flatten(sub, path)
+            else:
+                out += _flatten(sub, f"{path}.{key}")
+        return out
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return [(path, m) for m in messages]
+    if isinstance(messages, list):
+        return [e for m in messages for e in _flatten(m, path)]
+    return [(path, str(messages))]
+
+
+def load_sheet(data: Any) -> Sheet:
+    """A parsed JSON value -> Sheet; raises SheetFormatError naming every bad path."""
+    if not isinstance(data, Mapping):
+        raise SheetFormatError([("$", "expected a JSON object (a sheet)")])
+    try:
+        sheet: Sheet = SheetSchema().load(data)
+    except ValidationError as exc:
+        raise SheetFormatError(_flatten(exc.messages)) from None
+    return sheet
+
+
+def loads_sheet(text: str | bytes) -> Sheet:
+    """JSON text -> Sheet; raises SheetFormatError for bad JSON too."""
+    if len(text) > MAX_JSON_BYTES:
+        raise SheetFormatError([("$", f"sheet is larger than {MAX_JSON_BYTES} bytes")])
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = f"line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise SheetFormatError([("$", f"not valid JSON {where}: {exc}".strip())]) from None
+    except RecursionError:
+        raise SheetFormatError([("$", "JSON nested too deeply")]) from None
+    return load_sheet(data)
+
+
+def _game_dict(game: Game) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "boxes": {b.value: game.boxes.get(b) for b in ALL_BOXES},
+        "yahtzee_bonus_checks": game.bonus_checks,
+        "totals": {t.value: game.totals.get(t) for t in TotalField},
+    }
+    if game.turns is not None:
+        d["turns"] = [
+            {"rolls": t.rolls, "kept": t.kept, "box": t.box.value if t.box else None,
+             "value": t.value}
+            for t in game.turns
+        ]
+    return d
+
+
+def dump_sheet(sheet: Sheet) -> dict[str, Any]:
+    """Sheet -> JSON-ready dict in the published format (round-trips through load_sheet)."""
+    raw = {
+        "format": FORMAT,
+        "title": sheet.title,
+        "rules": sheet.rules,
+        "players": [
+            {
+                "name": p.name,
+                "games": [None if g is None else _game_dict(g) for g in p.games],
+                "players_scores": None if p.players_scores is None else {
+                    "games": p.players_scores.games, "total": p.players_scores.total},
+            }
+            for p in sheet.players
+        ],
+    }
+    return _DumpSchema().dump(raw)
+
+
+class _DumpSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    format = fields.String()
+    title = fields.String(allow_none=True)
+    rules = RulesField(allow_none=True)
+    players = fields.Raw()
