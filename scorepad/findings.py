@@ -5,7 +5,8 @@ Wording lives in ``messages.py``; tests assert codes, never prose.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -76,8 +77,8 @@ class Finding:
     field: str | None = None  # a box key, a total key, "yahtzee_bonus_checks", "turns[3]", ...
     written: Any = None
     expected: Any = None  # the correct value, or the values the rules allow
-    rules: list[str] = field(default_factory=list)  # book passages, "001:144-160"
-    details: dict[str, Any] = field(default_factory=dict)
+    rules: list[str] = dataclasses.field(default_factory=list)  # book passages, "001:144-160"
+    details: dict[str, Any] = dataclasses.field(default_factory=dict)
     message: str = ""
 
     @property

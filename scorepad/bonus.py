@@ -1,0 +1,172 @@
+"""Can k Yahtzee-bonus check marks stand on this card? An exact answer with a witness.
+
+Each check is a Yahtzee rolled after 50 went into the YAHTZEE box, and that roll
+filled one other box under the rule set's joker rule. Which boxes a bonus
+Yahtzee may fill depends on which boxes were already filled, so order matters.
+
+Two facts make the search small and exact:
+* Each joker permission only asks that certain boxes be *filled already*, so it
+  is monotone: more filled boxes never forbid a placement. Hence every turn that
+  is not a bonus turn can be played first (a value that needs five of a kind is
+  scored while the YAHTZEE box is still open), then the YAHTZEE box, then the
+  bonus turns.
+* A bonus placement with no precondition (e.g. five 4s into an open Fours box)
+  can always go first among the bonus turns, so such boxes are taken greedily.
+What remains is a search for an order of the other bonus boxes, memoised on the
+set of boxes placed after the current one (at most 2**12 sets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .boxes import ALL_BOXES, JOKER_LOWER, UPPER, Box, upper_box
+from .rules import JokerRule, RuleSet
+from .scoring import joker_value, natural_score
+from .values import zero_allowed
+
+_LOWER_MASK = sum(b.bit for b in JOKER_LOWER)
+_KINDS_MASK = Box.THREE_OF_A_KIND.bit | Box.FOUR_OF_A_KIND.bit
+
+
+@lru_cache(maxsize=4096)
+def bonus_options(rules: RuleSet, box: Box) -> tuple[tuple[int, int, int], ...]:
+    """(face, value, boxes that must already be filled) for a bonus Yahtzee written in ``box``.
+
+    This restates ``placement.allowed_values`` as minimal preconditions; a test
+    checks the two agree on every state.
+    """
+    out: list[tuple[int, int, int]] = []
+    for face in range(1, 7):
+        own = upper_box(face)
+        five = (face,) * 5
+
+        def add(values: tuple[int, ...], needs: int, face: int = face) -> None:
+            for v in values:
+                out.append((face, v, needs))
+
+        def joker_values(b: Box, face: int = face) -> tuple[int, ...]:
+            v = joker_value(b, face)
+            return (v, 0) if rules.joker_zero and zero_allowed(rules, b) else (v,)
+
+        def natural(b: Box, five: tuple[int, ...] = five) -> tuple[int, ...]:
+            v = natural_score(b, five, rules.five_of_a_kind_full_house)
+            return (v, 0) if v and zero_allowed(rules, b) else ((v,) if v or zero_allowed(rules, b) else ())
+
+        if box is Box.YAHTZEE:
+            continue
+        if rules.joker in (JokerRule.FORCED, JokerRule.PRIORITY):
+            if box is own:
+                add((5 * face,), 0)
+            elif box.is_upper:
+                add((0,), own.bit | _LOWER_MASK)
+            elif rules.joker is JokerRule.PRIORITY and box not in (
+                Box.THREE_OF_A_KIND, Box.FOUR_OF_A_KIND
+            ):
+                add(joker_values(box), own.bit | _KINDS_MASK)
+            else:
+                add(joker_values(box), own.bit)
+        elif rules.joker is JokerRule.CONDITIONAL:
+            add(natural(box), 0)
+            if box in (Box.FULL_HOUSE, Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT):
+                add(joker_values(box), own.bit)
+        else:  # no joker: the roll scores what it naturally is
+            add(natural(box), 0)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class BonusPlan:
+    """One legal order of the bonus turns: (box, face of the Yahtzee) in play order."""
+
+    turns: tuple[tuple[Box, int], ...]
+
+
+def _alternatives(rules: RuleSet, box: Box, value: int) -> dict[int, int]:
+    """needs-mask -> a face that works with it, for ``value`` written in ``box``."""
+    alts: dict[int, int] = {}
+    for face, v, needs in bonus_options(rules, box):
+        if v == value:
+            alts.setdefault(needs, face)
+    return alts
+
+
+def _search(
+    alts: Mapping[Box, dict[int, int]], candidates: list[Box], need: int, never_filled: int
+) -> tuple[list[Box], int]:
+    """Longest (up to ``need``) chain of boxes in reverse play order; returns (chain, best)."""
+    failed: set[int] = set()
+    best: list[Box] = []
+
+    def placeable(box: Box, later: int) -> bool:
+        blocked = later | never_filled | box.bit
+        return any(not (needs & blocked) for needs in alts[box])
+
+    def extend(chain: list[Box], later: int) -> bool:
+        nonlocal best
+        if len(chain) > len(best):
+            best = list(chain)
+        if len(chain) == need:
+            return True
+        if later in failed:
+            return False
+        for box in candidates:
+            if not box.bit & later and placeable(box, later):
+                chain.append(box)
+                if extend(chain, later | box.bit):
+                    return True
+                chain.pop()
+        failed.add(later)
+        return False
+
+    extend([], 0)
+    return best, len(best)
+
+
+def plan_bonus_turns(rules: RuleSet, filled: Mapping[Box, int], checks: int) -> tuple[BonusPlan | None, int]:
+    """Find a legal order for ``checks`` bonus Yahtzees on a card whose YAHTZEE box holds 50.
+
+    Returns (plan, most checks this card can carry); plan is None when ``checks``
+    is more than that.
+    """
+    never_filled = sum(b.bit for b in ALL_BOXES if b not in filled)
+    alts: dict[Box, dict[int, int]] = {}
+    for box, value in filled.items():
+        if box is Box.YAHTZEE:
+            continue
+        a = _alternatives(rules, box, value)
+        # Keep only alternatives whose preconditions can ever be met on this card.
+        a = {needs: face for needs, face in a.items() if not needs & never_filled}
+        if a:
+            alts[box] = a
+    free = [b for b in ALL_BOXES if b in alts and 0 in alts[b]]
+    rest = [b for b in ALL_BOXES if b in alts and 0 not in alts[b]]
+    if checks <= len(free):
+        chosen = free[:checks]
+        return BonusPlan(tuple((b, alts[b][0]) for b in chosen)), len(free) + len(rest)
+    need = checks - len(free)
+    chain, got = _search(alts, rest, need, never_filled)
+    if got < need:
+        return None, len(free) + got
+    # Free boxes first, then the chain in play order (it was built from the last turn back).
+    order: list[tuple[Box, int]] = [(b, alts[b][0]) for b in free]
+    later = 0
+    played: list[tuple[Box, int]] = []
+    for box in chain:
+        blocked = later | never_filled | box.bit
+        face = next(f for needs, f in alts[box].items() if not needs & blocked)
+        played.append((box, face))
+        later |= box.bit
+    order.extend(reversed(played))
+    return BonusPlan(tuple(order)), checks
+
+
+def max_bonus_checks(rules: RuleSet, filled: Mapping[Box, int]) -> int:
+    """The most bonus checks a card with these boxes (and 50 in YAHTZEE) can carry."""
+    _, most = plan_bonus_turns(rules, filled, len(ALL_BOXES))
+    return most
+
+
+__all__ = ["BonusPlan", "bonus_options", "plan_bonus_turns", "max_bonus_checks", "UPPER"]
