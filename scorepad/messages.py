@@ -7,7 +7,7 @@ from typing import Any
 from .findings import Code, Finding
 
 TEMPLATES: dict[Code, str] = {
-    Code.BOX_VALUE_IMPOSSIBLE: "{where}: {written} cannot be scored in {field_label} ({expected_text})",
+    Code.BOX_VALUE_IMPOSSIBLE: "{where}: {written} cannot be scored in {field_label} (allowed: {expected_text})",
     Code.BONUS_CHECKS_WITHOUT_YAHTZEE_50: "{where}: {written} Yahtzee bonus check(s) but the "
     "YAHTZEE box holds {yahtzee}; a bonus needs 50 there",
     Code.BONUS_CHECKS_NOT_IN_RULES: "{where}: {written} Yahtzee bonus check(s) but rule set "
@@ -79,7 +79,7 @@ def _where(f: Finding) -> str:
 def _text(value: Any) -> str:
     if isinstance(value, list):
         if len(value) > 8 and all(isinstance(v, int) for v in value):
-            return "allowed: " + _ranges(value)
+            return _ranges(value)
         return ", ".join(str(v) for v in value) or "nothing"
     return str(value)
 
@@ -103,8 +103,7 @@ def render(f: Finding) -> str:
         "where": _where(f),
         "written": f.written,
         "expected": f.expected,
-        "expected_text": _text(f.expected) if not isinstance(f.expected, list) or len(f.expected) > 8
-        else "allowed: " + _text(f.expected),
+        "expected_text": _text(f.expected),
         "field_label": _label(f.field),
         "rule_set": f.rule_set,
         "written_names": _text(f.written),

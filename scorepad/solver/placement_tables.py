@@ -24,6 +24,7 @@ game still values a zero the player actually wrote.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,7 @@ import numpy.typing as npt
 from ..boxes import ALL_BOXES, Box
 from ..placement import allowed_values, legal_options
 from ..rules import RuleSet
-from ._dice import KEEPS, NKEEPS, ROLL_START, dice_of
+from ._dice import NKEEPS, ROLL_START, YAHTZEE_FACE, dice_of, keep_index
 
 NBOXES = len(ALL_BOXES)
 FULL_MASK = (1 << NBOXES) - 1
@@ -53,6 +54,19 @@ class PlacementTables:
     joker: npt.NDArray[np.int16]  # (2, 6, 8192, 13)
     yahtzee_bonus: int
 
+    @cached_property
+    def kernel_arrays(
+        self,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """``natural`` in the kernel's layout: (natf, ucnt, y50), see ``_kernel.fill_e3``."""
+        nat = self.natural.T.astype(np.int64)  # (13, NKEEPS)
+        natf = np.where(nat >= 0, nat, 0).astype(np.float64)
+        natf[nat < 0] = -1.0e18
+        faces = np.arange(1, 7, dtype=np.int64)[:, None]
+        ucnt = np.ascontiguousarray(np.where(nat[:6] >= 0, nat[:6], 0) // faces)
+        y50 = (nat[YAHTZEE_BIT] == 50).astype(np.float64)
+        return np.ascontiguousarray(natf), ucnt, y50
+
 
 def build_placement_tables(rules: RuleSet) -> PlacementTables:
     natural = np.full((NKEEPS, NBOXES), -1, dtype=np.int16)
@@ -63,15 +77,15 @@ def build_placement_tables(rules: RuleSet) -> PlacementTables:
             natural[k, i] = _best(allowed[box][0])
     joker = np.full((2, 6, FULL_MASK + 1, NBOXES), -1, dtype=np.int16)
     masks = [m for m in range(FULL_MASK + 1) if m >> YAHTZEE_BIT & 1 and m != FULL_MASK]
+    opens = [open_boxes(m) for m in masks]
     for y, yahtzee_value in enumerate((0, 50)):
         for face in range(1, 7):
             dice = [face] * 5
-            for mask in masks:
-                allowed = allowed_values(rules, open_boxes(mask), yahtzee_value, dice)
-                row = joker[y, face - 1, mask]
-                for i, box in enumerate(ALL_BOXES):
-                    if box in allowed:
-                        row[i] = _best(allowed[box][0])
+            rows = []
+            for boxes in opens:
+                allowed = allowed_values(rules, boxes, yahtzee_value, dice)
+                rows.append([_best(allowed[b][0]) if b in allowed else -1 for b in ALL_BOXES])
+            joker[y, face - 1, masks] = rows
     bonus = rules.yahtzee_bonus if legal_options(rules, {Box.YAHTZEE: 50}, [6] * 5).bonus else 0
     _check(natural, joker)
     return PlacementTables(natural=natural, joker=joker, yahtzee_bonus=bonus)
@@ -85,14 +99,12 @@ def _check(natural: npt.NDArray[np.int16], joker: npt.NDArray[np.int16]) -> None
             vals = arr[arr >= 0]
             if np.any(vals % face) or np.any(vals > 5 * face):
                 raise ValueError(f"upper box {face}: a value that is not a count of {face}s")
-    del KEEPS  # noqa: F821 - keep the import list honest for linters
 
 
 def best_values(
     tables: PlacementTables, mask: int, yahtzee_value: int | None, dice: list[int]
 ) -> list[int]:
     """The table's answer for one card and roll: best allowed value per box, -1 forbidden."""
-    from ._dice import YAHTZEE_FACE, keep_index
 
     k = keep_index(dice)
     face = int(YAHTZEE_FACE[k])

@@ -1,0 +1,314 @@
+"""The optimal-play table of a rule set: build, cache on disk, look up.
+
+``OptimalTable.values[(mask * NU + u) * 2 + y]`` is the expected number of points
+still to come under optimal solitaire play from the state between turns with
+filled boxes ``mask`` (bit i = ``ALL_BOXES[i]``), upper subtotal ``u`` capped at
+the bonus threshold, and ``y`` = 1 when the YAHTZEE box holds 50. The upper bonus
+is counted as a final reward, so ``values`` of the empty card is the expected
+final score.
+
+Tables are cached in ``$SCOREPAD_CACHE_DIR`` (default ``~/.cache/scorepad``) under
+a key hashing the rule set's scoring fields, the algorithm version and the
+source of the rules engine (``placement.py``, ``scoring.py``), so that a change to
+any of them builds a new table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import placement as _placement
+from .. import scoring as _scoring
+from ..boxes import ALL_BOXES, UPPER, Box
+from ..rules import RuleSet, get_rules
+from . import _kernel
+from ._dice import NKEEPS
+from .placement_tables import (
+    FULL_MASK,
+    NBOXES,
+    YAHTZEE_BIT,
+    PlacementTables,
+    build_placement_tables,
+)
+
+ALGORITHM_VERSION = "1"
+_NON_SCORING_FIELDS = {"name", "title", "summary", "aliases", "citations"}
+
+
+class SolverError(ValueError):
+    """A position the table cannot value (e.g. an upper subtotal no dice can make)."""
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    return repr(v)
+
+
+def rules_fingerprint(rules: RuleSet) -> dict[str, Any]:
+    """Every field of the rule set that can change a score (names and prose excluded)."""
+    return {
+        f.name: _jsonable(getattr(rules, f.name))
+        for f in dataclasses.fields(rules)
+        if f.name not in _NON_SCORING_FIELDS
+    }
+
+
+def _engine_source_hash() -> str:
+    h = hashlib.sha256()
+    for module in (_placement, _scoring):
+        path = getattr(module, "__file__", None)
+        if path:
+            h.update(Path(path).read_bytes())
+    return h.hexdigest()
+
+
+def table_key(rules: RuleSet) -> str:
+    """The cache version key of ``rules``' table."""
+    payload = {
+        "algorithm": ALGORITHM_VERSION,
+        "rules": rules_fingerprint(rules),
+        "engine": _engine_source_hash(),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("SCOREPAD_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "scorepad"
+
+
+def reachable_upper(threshold: int) -> list[list[int]]:
+    """For each set of filled upper boxes (6-bit mask): the reachable capped subtotals."""
+    out: list[list[int]] = []
+    for s in range(64):
+        sums = {0}
+        for f in range(6):
+            if s >> f & 1:
+                sums = {min(threshold, x + (f + 1) * c) for x in sums for c in range(6)}
+        out.append(sorted(sums))
+    return out
+
+
+def enumerate_states(threshold: int) -> list[npt.NDArray[np.int64]]:
+    """Reachable states (mask, u, y) grouped by number of filled boxes (index 0..13)."""
+    ups = reachable_upper(threshold)
+    groups: list[list[tuple[int, int, int]]] = [[] for _ in range(NBOXES + 1)]
+    for mask in range(FULL_MASK + 1):
+        ys = (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,)
+        n = bin(mask).count("1")
+        for u in ups[mask & 63]:
+            for y in ys:
+                groups[n].append((mask, u, y))
+    return [np.array(g, dtype=np.int64).reshape(-1, 3) for g in groups]
+
+
+@dataclass
+class State:
+    """A position between turns, plus the points already on the card."""
+
+    mask: int
+    upper: int  # capped upper subtotal
+    yahtzee50: int  # 1 when the YAHTZEE box holds 50
+    points: int  # boxes written so far plus Yahtzee bonus points (upper bonus not included)
+
+    def filled(self, box: Box) -> bool:
+        return bool(self.mask >> ALL_BOXES.index(box) & 1)
+
+    @property
+    def open_boxes(self) -> frozenset[Box]:
+        return frozenset(b for i, b in enumerate(ALL_BOXES) if not self.mask >> i & 1)
+
+    @property
+    def turns_left(self) -> int:
+        return NBOXES - bin(self.mask).count("1")
+
+
+@dataclass
+class TurnArrays:
+    """Within-turn values of one state, indexed by keep (see ``_kernel``)."""
+
+    e3: npt.NDArray[np.float64]
+    ek2: npt.NDArray[np.float64]
+    m2: npt.NDArray[np.float64]
+    ek1: npt.NDArray[np.float64]
+    m1: npt.NDArray[np.float64]
+    value: float
+
+
+class OptimalTable:
+    """The solved table of one rule set."""
+
+    def __init__(self, rules: RuleSet, key: str, values: npt.NDArray[np.float64],
+                 reachable: npt.NDArray[np.bool_], placement: PlacementTables,
+                 build_seconds: float | None = None) -> None:
+        self.rules = rules
+        self.key = key
+        self.values = values
+        self.reachable = reachable
+        self.placement = placement
+        self.threshold = rules.upper_bonus_threshold
+        self.nu = self.threshold + 1
+        self.build_seconds = build_seconds
+        self._turn_cache: dict[tuple[int, int, int], TurnArrays] = {}
+        self._lock = threading.Lock()
+
+    # -- indexing -------------------------------------------------------------------
+    def index(self, mask: int, upper: int, yahtzee50: int) -> int:
+        return (mask * self.nu + min(upper, self.threshold)) * 2 + yahtzee50
+
+    def future(self, mask: int, upper: int, yahtzee50: int) -> float:
+        """Expected points still to come from a state between turns (upper bonus included)."""
+        i = self.index(mask, upper, yahtzee50)
+        if not self.reachable[i]:
+            raise SolverError(
+                f"no legal game reaches this position (upper subtotal {upper} with these "
+                "upper boxes filled)"
+            )
+        return float(self.values[i])
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of optimal play from the empty card."""
+        return self.future(0, 0, 0)
+
+    def state_of(self, boxes: dict[Box, int], bonus_checks: int = 0) -> State:
+        """The state of a card in progress (filled boxes and their values)."""
+        mask = 0
+        for box in boxes:
+            mask |= 1 << ALL_BOXES.index(box)
+        upper = sum(v for b, v in boxes.items() if b in UPPER)
+        y = 1 if boxes.get(Box.YAHTZEE) == 50 else 0
+        points = sum(boxes.values()) + bonus_checks * self.rules.yahtzee_bonus
+        if upper < 0:
+            raise SolverError("an upper subtotal below zero is not a position")
+        return State(mask, min(upper, self.threshold), y, points)
+
+    def turn(self, state: State) -> TurnArrays:
+        """The within-turn arrays of a state (cached)."""
+        key = (state.mask, state.upper, state.yahtzee50)
+        with self._lock:
+            hit = self._turn_cache.get(key)
+        if hit is not None:
+            return hit
+        if state.mask == FULL_MASK:
+            raise SolverError("the card is full: no turn left to play")
+        self.future(*key)  # raises for unreachable positions
+        arrays = [np.zeros(NKEEPS + (i % 2 == 0 and i > 0)) for i in range(5)]
+        value = _kernel.eval_state(
+            state.mask, state.upper, state.yahtzee50, self.values, self.threshold, self.nu,
+            *self.placement.kernel_arrays, self.placement.joker,
+            float(self.placement.yahtzee_bonus), *arrays,
+        )
+        result = TurnArrays(*arrays, value=float(value))
+        with self._lock:
+            if len(self._turn_cache) > 4096:
+                self._turn_cache.clear()
+            self._turn_cache[key] = result
+        return result
+
+    def after_box(self, state: State, box: Box, value: int, bonus: int) -> float:
+        """Expected final score after writing ``value`` in ``box`` (``bonus`` points earned)."""
+        i = ALL_BOXES.index(box)
+        mask = state.mask | (1 << i)
+        upper = state.upper + value if box in UPPER else state.upper
+        y = (1 if value == 50 else 0) if box is Box.YAHTZEE else state.yahtzee50
+        return state.points + value + bonus + self.future(mask, upper, y)
+
+    # -- persistence ----------------------------------------------------------------
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, key=np.array(self.key), values=self.values, reachable=self.reachable,
+                     natural=self.placement.natural, joker=self.placement.joker,
+                     yahtzee_bonus=np.array(self.placement.yahtzee_bonus))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, rules: RuleSet, path: Path) -> OptimalTable | None:
+        """The cached table at ``path``, or None when missing, stale or unreadable."""
+        key = table_key(rules)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if str(data["key"]) != key:
+                    return None
+                placement = PlacementTables(natural=data["natural"], joker=data["joker"],
+                                            yahtzee_bonus=int(data["yahtzee_bonus"]))
+                return cls(rules, key, data["values"], data["reachable"], placement)
+        except (OSError, KeyError, ValueError):
+            return None
+
+
+def build_table(rules: RuleSet | str | dict[str, Any] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> OptimalTable:
+    """Solve the rule set from scratch (no cache)."""
+    rs = get_rules(rules)
+    start = time.perf_counter()
+    placement = build_placement_tables(rs)
+    threshold = rs.upper_bonus_threshold
+    nu = threshold + 1
+    values = np.zeros((FULL_MASK + 1) * nu * 2, dtype=np.float64)
+    reachable = np.zeros(values.shape, dtype=np.bool_)
+    groups = enumerate_states(threshold)
+    full = groups[NBOXES]
+    idx = (full[:, 0] * nu + full[:, 1]) * 2 + full[:, 2]
+    values[idx] = np.where(full[:, 1] >= threshold, float(rs.upper_bonus), 0.0)
+    reachable[idx] = True
+    for n in range(NBOXES - 1, -1, -1):
+        states = groups[n]
+        _kernel.solve_level(states, values, threshold, nu, *placement.kernel_arrays,
+                            placement.joker, float(placement.yahtzee_bonus))
+        reachable[(states[:, 0] * nu + states[:, 1]) * 2 + states[:, 2]] = True
+        if progress:
+            progress(NBOXES - n, NBOXES)
+    elapsed = time.perf_counter() - start
+    return OptimalTable(rs, table_key(rs), values, reachable, placement, build_seconds=elapsed)
+
+
+_MEMO: dict[str, OptimalTable] = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache: bool = True,
+              directory: Path | None = None) -> OptimalTable:
+    """The table of a rule set: from memory, else the disk cache, else solved (and cached)."""
+    rs = get_rules(rules)
+    key = table_key(rs)
+    with _MEMO_LOCK:
+        if use_cache and key in _MEMO:
+            return _MEMO[key]
+    path = (directory or cache_dir()) / f"table-{key}.npz"
+    table = OptimalTable.load(rs, path) if use_cache else None
+    if table is None:
+        table = build_table(rs)
+        if use_cache:
+            try:
+                table.save(path)
+            except OSError:
+                pass  # an unwritable cache only costs a rebuild next time
+    with _MEMO_LOCK:
+        _MEMO[key] = table
+    return table
+
+
+def cache_path(rules: RuleSet | str | dict[str, Any] | None = None,
+               directory: Path | None = None) -> Path:
+    return (directory or cache_dir()) / f"table-{table_key(get_rules(rules))}.npz"
