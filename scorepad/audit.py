@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from . import messages
@@ -103,17 +104,19 @@ class _Collector:
         return f
 
 
-def _example_dice(rules: RuleSet, box: Box, value: int, five_kind: bool) -> list[int]:
+@lru_cache(maxsize=16)
+def _example_rolls(rules: RuleSet) -> dict[tuple[Box, int], list[int]]:
+    """For each (box, value) some roll scoring it there, an ordinary roll where one exists."""
+    table: dict[tuple[Box, int], list[int]] = {}
+    for dice in sorted(ALL_ROLLS, key=is_yahtzee):  # ordinary rolls first
+        for box, score in natural_scores(dice, rules.five_of_a_kind_full_house).items():
+            table.setdefault((box, score), list(dice))
+    return table
+
+
+def _example_dice(rules: RuleSet, box: Box, value: int) -> list[int]:
     """Some roll that scores ``value`` in ``box`` (for the witness); any roll for a zero."""
-    fallback: list[int] | None = None
-    for dice in ALL_ROLLS:
-        if is_yahtzee(dice) != five_kind and fallback is not None:
-            continue
-        if natural_scores(dice, rules.five_of_a_kind_full_house)[box] == value:
-            if is_yahtzee(dice) == five_kind or value:
-                return list(dice)
-            fallback = fallback or list(dice)
-    return fallback or [1, 2, 3, 4, 6]
+    return _example_rolls(rules).get((box, value)) or [1, 2, 3, 4, 6]
 
 
 def _audit_boxes(c: _Collector, game: Game) -> None:
@@ -158,21 +161,14 @@ def _witness(rules: RuleSet, filled: dict[Box, int],
     turns: list[dict[str, Any]] = []
     for box in ALL_BOXES:
         if box in filled and box not in bonus_boxes and box is not Box.YAHTZEE:
-            five = filled[box] not in _plain_values(rules, box)
             turns.append({"box": box.value, "value": filled[box],
-                          "dice": _example_dice(rules, box, filled[box], five), "bonus": False})
+                          "dice": _example_dice(rules, box, filled[box]), "bonus": False})
     turns.append({"box": Box.YAHTZEE.value, "value": 50, "dice": [6] * 5, "bonus": False})
     for box, face in bonus_turns:
         turns.append({"box": box.value, "value": filled[box], "dice": [face] * 5, "bonus": True})
     for i, t in enumerate(turns, 1):
         t["turn"] = i
     return turns
-
-
-def _plain_values(rules: RuleSet, box: Box) -> frozenset[int]:
-    from .values import _value_tables
-
-    return _value_tables(rules)[0][box]
 
 
 _SECTION: dict[TotalField, tuple[Box, ...]] = {

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .boxes import ALL_BOXES, JOKER_LOWER, UPPER, Box, upper_box
+from .boxes import ALL_BOXES, JOKER_LOWER, Box, upper_box
 from .rules import JokerRule, RuleSet
 from .scoring import joker_value, natural_score
 from .values import zero_allowed
@@ -93,27 +93,46 @@ def _alternatives(rules: RuleSet, box: Box, value: int) -> dict[int, int]:
     return alts
 
 
-def _search(
-    alts: Mapping[Box, dict[int, int]], candidates: list[Box], need: int, never_filled: int
-) -> tuple[list[Box], int]:
-    """Longest (up to ``need``) chain of boxes in reverse play order; returns (chain, best)."""
+def _greedy(alts: Mapping[Box, tuple[int, ...]], boxes: list[Box], never_filled: int) -> list[Box] | None:
+    """Play all of ``boxes`` as bonus turns, each as soon as it is allowed; None if stuck.
+
+    Exact for a fixed set: permissions only grow as boxes fill, so playing an allowed
+    box early never hurts."""
+    open_mask = sum(b.bit for b in boxes)
+    left, order = list(boxes), []
+    while left:
+        for box in left:
+            blocked = open_mask | never_filled
+            if any(not (needs & blocked) for needs in alts[box]):
+                order.append(box)
+                left.remove(box)
+                open_mask &= ~box.bit
+                break
+        else:
+            return None
+    return order
+
+
+def _chain(
+    alts: Mapping[Box, tuple[int, ...]], candidates: list[Box], need: int, never_filled: int
+) -> list[Box] | None:
+    """A chain of ``need`` boxes in reverse play order, each placeable with the later ones
+    (and the never-filled boxes) still open; None when there is none."""
     failed: set[int] = set()
-    best: list[Box] = []
 
     def placeable(box: Box, later: int) -> bool:
         blocked = later | never_filled | box.bit
         return any(not (needs & blocked) for needs in alts[box])
 
     def extend(chain: list[Box], later: int) -> bool:
-        nonlocal best
-        if len(chain) > len(best):
-            best = list(chain)
         if len(chain) == need:
             return True
         if later in failed:
             return False
-        for box in candidates:
-            if not box.bit & later and placeable(box, later):
+        options = [b for b in candidates if not b.bit & later and placeable(b, later)]
+        # Placing more boxes later only blocks more, so today's options bound the chain.
+        if len(chain) + len(options) >= need:
+            for box in options:
                 chain.append(box)
                 if extend(chain, later | box.bit):
                     return True
@@ -121,8 +140,8 @@ def _search(
         failed.add(later)
         return False
 
-    extend([], 0)
-    return best, len(best)
+    chain: list[Box] = []
+    return chain if extend(chain, 0) else None
 
 
 def plan_bonus_turns(rules: RuleSet, filled: Mapping[Box, int], checks: int) -> tuple[BonusPlan | None, int]:
@@ -146,10 +165,20 @@ def plan_bonus_turns(rules: RuleSet, filled: Mapping[Box, int], checks: int) -> 
     if checks <= len(free):
         chosen = free[:checks]
         return BonusPlan(tuple((b, alts[b][0]) for b in chosen)), len(free) + len(rest)
+    needs_of = {b: tuple(alts[b]) for b in rest}
     need = checks - len(free)
-    chain, got = _search(alts, rest, need, never_filled)
-    if got < need:
-        return None, len(free) + got
+    chain: list[Box] | None = None
+    if need <= len(rest):
+        # Fast path: play every remaining candidate greedily; exact when all of them are needed.
+        greedy = _greedy(needs_of, rest, never_filled)
+        if greedy is not None:
+            chain = list(reversed(greedy[:need]))
+        elif need < len(rest):
+            chain = _chain(needs_of, rest, need, never_filled)
+    if chain is None:
+        top = min(need, len(rest)) - (1 if need <= len(rest) else 0)
+        most = next(m for m in range(top, -1, -1) if _chain(needs_of, rest, m, never_filled) is not None)
+        return None, len(free) + most
     # Free boxes first, then the chain in play order (it was built from the last turn back).
     order: list[tuple[Box, int]] = [(b, alts[b][0]) for b in free]
     later = 0
@@ -169,4 +198,4 @@ def max_bonus_checks(rules: RuleSet, filled: Mapping[Box, int]) -> int:
     return most
 
 
-__all__ = ["BonusPlan", "bonus_options", "plan_bonus_turns", "max_bonus_checks", "UPPER"]
+__all__ = ["BonusPlan", "bonus_options", "max_bonus_checks", "plan_bonus_turns"]

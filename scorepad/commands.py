@@ -122,11 +122,35 @@ def _standings_line(t: Tally) -> str:
     return "standings (total of all games): " + ", ".join(parts)
 
 
+def _expand(paths: list[str]) -> list[str]:
+    """Directories stand for the sheets in them (not the *.expect.json / *.truth.json files)."""
+    out: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            out += sorted(str(f) for f in p.glob("*.json")
+                          if not f.name.endswith((".expect.json", ".truth.json")))
+        else:
+            out.append(path)
+    return out
+
+
+def _summary_line(report: Report, path: str) -> str:
+    c = report.counts()
+    codes = sorted({f.code.value for f in report.findings if f.severity.value != "notice"})
+    verdict = "clean" if report.ok else f"{c['error']} error(s)"
+    extra = f" ({', '.join(codes)})" if codes else ""
+    return f"{verdict:>12}  {path} [{report.rule_set.name}]{extra}"
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     rules = _rules_arg(args.rules)
     results = []
     worst = EXIT_OK
-    for path in args.sheets:
+    paths = _expand(args.sheets)
+    if not paths:
+        raise InputError("no sheets found")
+    for path in paths:
         try:
             sheet = _load(path)
             report = audit_sheet(sheet, rules)
@@ -138,10 +162,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             worst = EXIT_FINDINGS
         if args.format == "json":
             results.append({"source": path, **report.to_dict()})
+        elif args.summary:
+            print(_summary_line(report, path))
         else:
             print(render_report(report, path))
     if args.format == "json":
-        doc: Any = results[0] if len(results) == 1 and len(args.sheets) == 1 else results
+        doc: Any = results[0] if len(results) == 1 and len(paths) == 1 else results
         print(json.dumps(doc, indent=2))
     return worst
 
@@ -287,6 +313,7 @@ def register(sub: Any) -> None:
     p.add_argument("sheets", nargs="+", metavar="SHEET", help="sheet JSON file(s), - for stdin")
     p.add_argument("--rules", help="rule set name or custom rule-set JSON file (overrides the sheet)")
     p.add_argument("--format", **fmt)
+    p.add_argument("--summary", action="store_true", help="one line per sheet")
     p.set_defaults(func=_guard(cmd_verify))
 
     p = sub.add_parser("options", help="where may these dice go on this card?")

@@ -7,7 +7,8 @@ from typing import Any
 from .findings import Code, Finding
 
 TEMPLATES: dict[Code, str] = {
-    Code.BOX_VALUE_IMPOSSIBLE: "{where}: {written} cannot be scored in {field_label} (allowed: {expected_text})",
+    Code.BOX_VALUE_IMPOSSIBLE: "{where}: {written} cannot be scored in {field_label} "
+    "(allowed: {expected_text})",
     Code.BONUS_CHECKS_WITHOUT_YAHTZEE_50: "{where}: {written} Yahtzee bonus check(s) but the "
     "YAHTZEE box holds {yahtzee}; a bonus needs 50 there",
     Code.BONUS_CHECKS_NOT_IN_RULES: "{where}: {written} Yahtzee bonus check(s) but rule set "
@@ -58,7 +59,7 @@ def _label(field: str | None) -> str:
         return "this entry"
     for enum in (Box, TotalField):
         try:
-            return enum(field).label  # type: ignore[attr-defined,no-any-return]
+            return str(enum(field).label)
         except ValueError:
             pass
     return field
@@ -87,7 +88,7 @@ def _text(value: Any) -> str:
 def _ranges(values: list[int]) -> str:
     out: list[str] = []
     start = prev = values[0]
-    for v in values[1:] + [None]:  # type: ignore[list-item]
+    for v in [*values[1:], None]:
         if v is not None and v == prev + 1:
             prev = v
             continue

@@ -145,7 +145,7 @@ class PlayerSchema(Schema):
                       players_scores=data["players_scores"])
 
 
-class RulesField(fields.Field):
+class RulesField(fields.Field):  # type: ignore[type-arg]
     """A rule-set name or alias, or a custom (house) rule set as an object."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -200,8 +200,6 @@ def _flatten(messages: Any, path: str = "$") -> list[tuple[str, str]]:
                 out += _flatten(sub, path)
             elif isinstance(key, int):
                 out += _flatten(sub, f"{path}[{key}]")
-            elif isinstance(sub, Mapping) and "value" in sub and "key" not in sub and False:
-                out += _flatten(sub, path)
             else:
                 out += _flatten(sub, f"{path}.{key}")
         return out
@@ -268,7 +266,8 @@ def dump_sheet(sheet: Sheet) -> dict[str, Any]:
             for p in sheet.players
         ],
     }
-    return _DumpSchema().dump(raw)
+    dumped: dict[str, Any] = _DumpSchema().dump(raw)
+    return dumped
 
 
 class _DumpSchema(Schema):

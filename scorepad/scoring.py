@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from .boxes import ALL_BOXES, Box
@@ -12,7 +12,7 @@ from .boxes import ALL_BOXES, Box
 Dice = tuple[int, int, int, int, int]
 
 ALL_ROLLS: tuple[Dice, ...] = tuple(
-    combinations_with_replacement(range(1, 7), 5)  # type: ignore[arg-type]
+    combinations_with_replacement(range(1, 7), 5)
 )
 
 
@@ -45,7 +45,7 @@ def _has_run(faces: set[int], length: int) -> bool:
     return any(all(f + i in faces for i in range(length)) for f in range(1, 8 - length))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scores(dice: Dice, five_kind_full_house: bool) -> tuple[int, ...]:
     counts = Counter(dice)
     total = sum(dice)

