@@ -160,8 +160,10 @@ def plan_bonus_turns(rules: RuleSet, filled: Mapping[Box, int], checks: int) -> 
         a = {needs: face for needs, face in a.items() if not needs & never_filled}
         if a:
             alts[box] = a
-    free = [b for b in ALL_BOXES if b in alts and 0 in alts[b]]
-    rest = [b for b in ALL_BOXES if b in alts and 0 not in alts[b]]
+    # Boxes holding points first, so the witness shows the natural story (a zero last).
+    ordered = sorted((b for b in ALL_BOXES if b in alts), key=lambda b: filled[b] == 0)
+    free = [b for b in ordered if 0 in alts[b]]
+    rest = [b for b in ordered if 0 not in alts[b]]
     if checks <= len(free):
         chosen = free[:checks]
         return BonusPlan(tuple((b, alts[b][0]) for b in chosen)), len(free) + len(rest)

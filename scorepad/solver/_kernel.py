@@ -25,12 +25,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._dice import ADD, NKEEPS, ROLL_PROB, ROLL_START, SUB, YAHTZEE_FACE
+from ._dice import ADD, KEEPS, NKEEPS, ROLL_PROB, ROLL_START, SUB, SUBKEEPS, YAHTZEE_FACE
 
 # SUB with -1 replaced by NKEEPS: best_subkeep keeps -inf there (m has NKEEPS + 1 slots).
 SUBS = np.where(SUB < 0, NKEEPS, SUB)
 # The roll index of five 1s .. five 6s.
-YAHTZEE_ROLL = np.array([int(np.flatnonzero(YAHTZEE_FACE == f)[0]) for f in range(1, 7)])
+YAHTZEE_ROLL = np.array([int(np.flatnonzero(f == YAHTZEE_FACE)[0]) for f in range(1, 7)])
 
 _NEG = -1.0e18
 _YAHTZEE = 11  # index of the YAHTZEE box
@@ -152,3 +152,115 @@ def solve_level(states, V, T, NU, natf, ucnt, y50, joker, ybonus):  # type: igno
             V[(mask * NU + u) * 2 + y] = eval_state(
                 mask, u, y, V, T, NU, natf, ucnt, y50, joker, ybonus, e3, ek2, m2, ek1, m1
             )
+
+
+# -- Monte Carlo of optimal play ---------------------------------------------------------
+
+KEEP_COUNTS = np.array(KEEPS, dtype=np.int64)  # (NKEEPS, 6)
+_POW6 = 6 ** np.arange(6, dtype=np.int64)
+CODE_TO_KEEP = np.full(6**6, -1, dtype=np.int64)
+CODE_TO_KEEP[KEEP_COUNTS @ _POW6] = np.arange(NKEEPS)
+
+
+@njit(cache=True, nogil=True)
+def choose_box(mask, u, y, r, V, T, NU, natural, joker):  # type: ignore[no-untyped-def]
+    """The box (and value) optimal play writes roll r in; the same sums as fill_e3."""
+    face = YAHTZEE_FACE[r]
+    use_joker = face > 0 and ((mask >> _YAHTZEE) & 1) == 1
+    best = _NEG
+    best_b = -1
+    best_v = 0
+    for b in range(13):
+        if (mask >> b) & 1:
+            continue
+        v = joker[y, face - 1, mask, b] if use_joker else natural[r, b]
+        if v < 0:
+            continue
+        nm = mask | (1 << b)
+        if b < 6:
+            t = v + V[(nm * NU + min(T, u + v)) * 2 + y]
+        elif b == _YAHTZEE:
+            t = v + V[(nm * NU + u) * 2 + (1 if v == 50 else 0)]
+        else:
+            t = v + V[(nm * NU + u) * 2 + y]
+        if t > best:
+            best = t
+            best_b = b
+            best_v = v
+    return best_b, best_v
+
+
+@njit(cache=True, nogil=True)
+def _roll_onto(k):  # type: ignore[no-untyped-def]
+    """Roll the dice not in keep k; return the resulting five-dice keep index."""
+    code = 0
+    n = 0
+    for f in range(6):
+        c = KEEP_COUNTS[k, f]
+        code += c * _POW6[f]
+        n += c
+    for _ in range(5 - n):
+        code += _POW6[np.random.randint(0, 6)]
+    return CODE_TO_KEEP[code]
+
+
+@njit(cache=True, nogil=True)
+def _best_keep(ek, r):  # type: ignore[no-untyped-def]
+    best = _NEG
+    best_k = r
+    for j in range(SUBKEEPS.shape[1]):
+        k = SUBKEEPS[r, j]
+        if k < 0:
+            break
+        if ek[k] > best:
+            best = ek[k]
+            best_k = k
+    return best_k
+
+
+@njit(cache=True, nogil=True)
+def simulate_games(n, seed, V, T, NU, natf, ucnt, y50, natural, joker, ybonus, upper_bonus,
+                   scores, upper_hit, yahtzee50, bonus_count):  # type: ignore[no-untyped-def]
+    """Play n games optimally with numba's seeded generator; fill the four output arrays."""
+    np.random.seed(seed)
+    e3 = np.zeros(NKEEPS)
+    ek2 = np.zeros(NKEEPS)
+    m2 = np.zeros(NKEEPS + 1)
+    ek1 = np.zeros(NKEEPS)
+    m1 = np.zeros(NKEEPS + 1)
+    first = np.zeros((5, NKEEPS + 1))
+    eval_state(0, 0, 0, V, T, NU, natf, ucnt, y50, joker, ybonus, e3, ek2, m2, ek1, m1)
+    first[0, :NKEEPS] = ek1
+    first[1, :NKEEPS] = ek2
+    for g in range(n):
+        mask = 0
+        u = 0
+        y = 0
+        total = 0
+        nb = 0
+        for turn in range(13):
+            if turn == 0:
+                ek1[:] = first[0, :NKEEPS]
+                ek2[:] = first[1, :NKEEPS]
+            else:
+                eval_state(mask, u, y, V, T, NU, natf, ucnt, y50, joker, ybonus,
+                           e3, ek2, m2, ek1, m1)
+            r = _roll_onto(0)
+            r = _roll_onto(_best_keep(ek1, r))
+            r = _roll_onto(_best_keep(ek2, r))
+            if YAHTZEE_FACE[r] > 0 and y == 1:
+                total += ybonus
+                nb += 1
+            b, v = choose_box(mask, u, y, r, V, T, NU, natural, joker)
+            total += v
+            mask |= 1 << b
+            if b < 6:
+                u = min(T, u + v)
+            elif b == _YAHTZEE:
+                y = 1 if v == 50 else 0
+        if u >= T:
+            total += upper_bonus
+            upper_hit[g] = True
+        scores[g] = total
+        yahtzee50[g] = y == 1
+        bonus_count[g] = nb

@@ -9,8 +9,8 @@ final score.
 
 Tables are cached in ``$SCOREPAD_CACHE_DIR`` (default ``~/.cache/scorepad``) under
 a key hashing the rule set's scoring fields, the algorithm version and the
-source of the rules engine (``placement.py``, ``scoring.py``), so that a change to
-any of them builds a new table.
+source of the rules engine (``placement.py``, ``scoring.py``) and of the solver's
+numerical modules, so that a change to any of them builds a new table.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +35,8 @@ from .. import placement as _placement
 from .. import scoring as _scoring
 from ..boxes import ALL_BOXES, UPPER, Box
 from ..rules import RuleSet, get_rules
-from . import _kernel
+from . import _dice, _kernel
+from . import placement_tables as _ptables
 from ._dice import NKEEPS
 from .placement_tables import (
     FULL_MASK,
@@ -72,8 +74,9 @@ def rules_fingerprint(rules: RuleSet) -> dict[str, Any]:
 
 
 def _engine_source_hash() -> str:
+    """The rules engine and the solver's own numerical code, as source text."""
     h = hashlib.sha256()
-    for module in (_placement, _scoring):
+    for module in (_placement, _scoring, _kernel, _dice, _ptables):
         path = getattr(module, "__file__", None)
         if path:
             h.update(Path(path).read_bytes())
@@ -295,13 +298,16 @@ def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache:
     with _MEMO_LOCK:
         if use_cache and key in _MEMO:
             return _MEMO[key]
-    path = (directory or cache_dir()) / f"table-{key}.npz"
+    path = cache_path(rs, directory)
     table = OptimalTable.load(rs, path) if use_cache else None
     if table is None:
         table = build_table(rs)
         if use_cache:
             try:
                 table.save(path)
+                for stale in path.parent.glob(f"table-{_safe(rs.name)}-*.npz"):
+                    if stale != path:
+                        stale.unlink(missing_ok=True)  # an older version of this rule set
             except OSError:
                 pass  # an unwritable cache only costs a rebuild next time
     with _MEMO_LOCK:
@@ -311,4 +317,9 @@ def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache:
 
 def cache_path(rules: RuleSet | str | dict[str, Any] | None = None,
                directory: Path | None = None) -> Path:
-    return (directory or cache_dir()) / f"table-{table_key(get_rules(rules))}.npz"
+    rs = get_rules(rules)
+    return (directory or cache_dir()) / f"table-{_safe(rs.name)}-{table_key(rs)}.npz"
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", name)[:64]
