@@ -111,7 +111,13 @@ def render(f: Finding) -> str:
         "expected_names": _text(f.expected),
         **{k: _text(v) for k, v in f.details.items()},
     }
-    return template.format(**values)
+    text = template.format(**values)
+    delta = f.details.get("grand_total_delta")
+    if delta and f.field != "grand_total":
+        text += f"; the written GRAND TOTAL is {delta:+d} off"
+    if f.details.get("carried"):
+        text += " (carried from an earlier slip)"
+    return text
 
 
 OPTION_REASONS: dict[str, str] = {
