@@ -204,11 +204,14 @@ OPTION_NOTES: dict[str, str] = {
     "applies. Default no: 001 line 106 and 004 line 136 say 'three of one number and two of "
     "another'.",
     "zero_in_chance": "Whether a zero may be written in Chance (every roll has a Chance "
-    "score). Default yes for hasbro (001 line 65: 'or don't want to') and travel (004 line 66); "
-    "no for classic (003 line 34: a zero only when the roll suits no empty box).",
-    "joker_zero": "Whether a joker may be scored as a zero in a lower box instead of its joker "
+    "score, so a zero there is always by choice). Default yes for hasbro (001 line 65: 'or "
+    "don't want to') and travel (004 line 66); no for classic (003 line 34 allows a zero when "
+    "the roll suits no empty box, and Chance suits every roll). Zeros in other boxes are "
+    "allowed under every rule set: a card cannot show whether the roll suited another box.",
+    "joker_zero": "Whether a joker may be scored as a zero in a LOWER box instead of its joker "
     "value. Default yes for hasbro (001 line 65) and travel (004 line 66); no for classic "
-    "(003 lines 34 and 108-112).",
+    "(003 lines 34 and 108-112). It never covers the joker's own upper box: 001 lines "
+    "144-145 prescribe 'score the total of all 5 dice' there.",
 }
 
 DEFAULT_RULES = "hasbro"
