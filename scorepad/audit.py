@@ -316,8 +316,14 @@ def _audit_players_scores(c: _Collector, sheet: Sheet, tally: Tally) -> None:
             continue
         c.player, c.player_name = pi, player.name
         column = tally.totals[player.name]
-        for n, w in enumerate(ps.games):
+        best_known = 0  # each row's true score where the card shows it, else the row as written
+        for n in range(max(len(ps.games), len(column))):
+            w = ps.games[n] if n < len(ps.games) else None
             t = column[n] if n < len(column) else None
+            if t is not None and t.complete:
+                best_known += t.grand_total
+            elif w is not None:
+                best_known += w
             if w is None or t is None or not t.complete:
                 continue
             if w != t.grand_total:
@@ -327,7 +333,7 @@ def _audit_players_scores(c: _Collector, sheet: Sheet, tally: Tally) -> None:
                       written=w, expected=t.grand_total, game=n + 1,
                       copied_from_card=card_written == w)
         if ps.total is not None:
-            expected = tally.total_of_all_games[player.name]
+            expected = best_known
             if ps.total != expected:
                 rows = [v for v in ps.games if v is not None]
                 c.add(Code.PLAYERS_TOTAL_WRONG, "totals", field="players_scores.total",

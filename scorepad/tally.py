@@ -68,6 +68,8 @@ class Tally:
     games_won: dict[str, int]
     difference: dict[str, Fraction]
     standings: list[dict[str, Any]] = field(default_factory=list)
+    # game numbers whose score came from the PLAYERS' SCORES sheet (no card on the sheet)
+    from_players_scores: dict[str, list[int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class Tally:
                 for g in self.games
             ],
             "games_won": self.games_won,
+            "from_players_scores": self.from_players_scores,
             "difference_points": {p: _number(v) for p, v in self.difference.items()},
             "standings": self.standings,
             "winners": self.standings and [
@@ -118,15 +121,31 @@ def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
             column.append(None if g is None or g.blank else compute_totals(g, rs))
         totals[player.name] = column
 
+    # A game's score is its card's grand total; where the sheet has no card for that game
+    # (only the PLAYERS' SCORES side was given), the number written there stands in.
+    written_rows = {
+        p.name: (p.players_scores.games if p.players_scores else []) for p in sheet.players
+    }
+    from_back: dict[str, list[int]] = {p: [] for p in names}
     results: list[GameResult] = []
     games_won = {n: 0 for n in names}
     difference = {n: Fraction(0) for n in names}
     for n in range(MAX_GAMES):
-        played = {p: t for p in names if (t := totals[p][n]) is not None}
-        if not played:
+        scores: dict[str, int] = {}
+        unfinished: list[str] = []
+        for p in names:
+            t = totals[p][n]
+            row = written_rows[p][n] if n < len(written_rows[p]) else None
+            if t is not None:
+                if t.complete:
+                    scores[p] = t.grand_total
+                else:
+                    unfinished.append(p)
+            elif row is not None:
+                scores[p] = row
+                from_back[p].append(n + 1)
+        if not scores and not unfinished:
             continue
-        scores = {p: t.grand_total for p, t in played.items() if t.complete}
-        unfinished = [p for p, t in played.items() if not t.complete]
         winners = [] if unfinished else winners_of(scores)
         results.append(GameResult(n + 1, scores, unfinished, winners))
         for w in winners:
@@ -135,8 +154,7 @@ def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
             for p, pts in difference_points(scores).items():
                 difference[p] += pts
 
-    total_all = {p: sum(t.grand_total for t in totals[p] if t is not None and t.complete)
-                 for p in names}
+    total_all = {p: sum(g.scores.get(p, 0) for g in results) for p in names}
     rank = _rank(dict(total_all))
     standings = sorted(
         ({"player": p, "rank": rank[p], "total_of_all_games": total_all[p],
@@ -144,5 +162,6 @@ def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
          for p in names),
         key=lambda s: (s["rank"], names.index(s["player"])),  # type: ignore[arg-type]
     )
-    return Tally(rs.name, names, totals, results, total_all, games_won, difference, standings)
+    return Tally(rs.name, names, totals, results, total_all, games_won, difference, standings,
+                 from_players_scores=from_back)
 

@@ -63,7 +63,7 @@ for _i in range(ROLL_START, NKEEPS):
 MAX_SUBKEEPS = 32
 SUBKEEPS = np.full((NKEEPS, MAX_SUBKEEPS), -1, dtype=np.int64)
 for _i, _c in enumerate(KEEPS):
-    _subs = sorted(KEEP_INDEX[s] for s in product(*(range(x + 1) for x in _c)))  # type: ignore[misc]
+    _subs = sorted(KEEP_INDEX[s] for s in product(*(range(x + 1) for x in _c)))  # type: ignore[index]
     SUBKEEPS[_i, : len(_subs)] = _subs
 
 
@@ -90,5 +90,5 @@ def is_submultiset(small: Iterable[int], big: Iterable[int]) -> bool:
 
 
 def subkeeps(roll: int) -> npt.NDArray[np.int64]:
-    row = SUBKEEPS[roll]
+    row: npt.NDArray[np.int64] = SUBKEEPS[roll]
     return row[row >= 0]

@@ -6,7 +6,7 @@ subtotal capped at the bonus threshold, and whether the YAHTZEE box holds 50.
 from that state under optimal play (the upper bonus included, counted at the
 end of the game).
 
-Within a turn, ``_eval_state`` works on the 462 keeps (``_dice``):
+Within a turn, ``eval_state`` works on the 462 keeps (``_dice``):
 
 * ``e3[r]``: value of finishing with roll ``r`` (best box + bonus + successor),
 * ``ek2[k]``: value of keeping ``k`` before the third roll (average over the rerolls,
@@ -16,8 +16,10 @@ Within a turn, ``_eval_state`` works on the 462 keeps (``_dice``):
 * ``ek1``/``m1`` the same one roll earlier, and the state value is the average
   of ``m1`` over the first roll.
 
-That makes a turn cost about 10 000 additions and comparisons instead of the
-two dense 252 x 462 products of the textbook formulation.
+That makes a turn cost a few thousand additions and comparisons instead of the
+two dense 252 x 462 products of the textbook formulation. ``solve_level`` values
+the states of one level (same number of filled boxes) in parallel, BATCH states
+side by side so that the keep stages run over contiguous, vectorisable lanes.
 """
 
 from __future__ import annotations
@@ -27,12 +29,34 @@ from numba import njit, prange
 
 from ._dice import ADD, KEEPS, NKEEPS, ROLL_PROB, ROLL_START, SUB, SUBKEEPS, YAHTZEE_FACE
 
-# SUB with -1 replaced by NKEEPS: best_subkeep keeps -inf there (m has NKEEPS + 1 slots).
-SUBS = np.where(SUB < 0, NKEEPS, SUB)
+
+def _sub_layout() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Keeps ordered by (size, distinct faces); their distinct one-die-smaller keeps."""
+    distinct = (SUB >= 0).sum(axis=1)
+    sizes = np.array([sum(c) for c in KEEPS])
+    order = np.lexsort((distinct, sizes))  # by size, then by distinct faces
+    subs = np.zeros((NKEEPS, 5), dtype=np.int64)
+    segments: list[list[object]] = []
+    for i, k in enumerate(order):
+        row = SUB[k][SUB[k] >= 0]
+        subs[i, : len(row)] = row
+        key = (int(sizes[k]), int(distinct[k]))
+        if segments and segments[-1][3] == key:
+            segments[-1][1] = i + 1
+        else:
+            segments.append([i, i + 1, int(distinct[k]), key])
+    seg = np.array([s[:3] for s in segments], dtype=np.int64)
+    return order.astype(np.int64), subs, seg
+
+
+SUB_ORDER, SUB_LIST, SUB_SEGMENTS = _sub_layout()
 # The roll index of five 1s .. five 6s.
 YAHTZEE_ROLL = np.array([int(np.flatnonzero(f == YAHTZEE_FACE)[0]) for f in range(1, 7)])
 
 _NEG = -1.0e18
+# Choices within this of each other count as ties (first one wins), so that rounding
+# differences between CPUs do not change which of two equal keeps a simulation takes.
+_TIE = 1.0e-9
 _YAHTZEE = 11  # index of the YAHTZEE box
 
 
@@ -101,21 +125,30 @@ def keep_values(src, ek):  # type: ignore[no-untyped-def]
     for k in range(ROLL_START, NKEEPS):
         ek[k] = src[k]
     for k in range(ROLL_START - 1, -1, -1):
-        s = 0.0
-        for f in range(6):
-            s += ek[ADD[k, f]]
-        ek[k] = s / 6.0
+        # A balanced sum: three independent additions instead of a chain of six.
+        a = ek[ADD[k, 0]] + ek[ADD[k, 1]]
+        b = ek[ADD[k, 2]] + ek[ADD[k, 3]]
+        c = ek[ADD[k, 4]] + ek[ADD[k, 5]]
+        ek[k] = ((a + b) + c) / 6.0
 
 
 @njit(cache=True, nogil=True)
 def best_subkeep(ek, m):  # type: ignore[no-untyped-def]
-    """m[k]: the best ek over the sub-multisets of k (k itself included)."""
-    m[NKEEPS] = _NEG
-    for k in range(NKEEPS):
-        best = ek[k]
-        for f in range(6):
-            best = max(best, m[SUBS[k, f]])
-        m[k] = best
+    """m[k]: the best ek over the sub-multisets of k (k itself included).
+
+    Keeps are visited by size, and within a size in runs with the same number of
+    distinct faces, so each keep looks only at its distinct one-die-smaller keeps.
+    """
+    for s in range(SUB_SEGMENTS.shape[0]):
+        start = SUB_SEGMENTS[s, 0]
+        end = SUB_SEGMENTS[s, 1]
+        d = SUB_SEGMENTS[s, 2]
+        for i in range(start, end):
+            k = SUB_ORDER[i]
+            best = ek[k]
+            for j in range(d):
+                best = max(best, m[SUB_LIST[i, j]])
+            m[k] = best
 
 
 @njit(cache=True, nogil=True)
@@ -132,26 +165,72 @@ def eval_state(mask, u, y, V, T, NU, natf, ucnt, y50, joker, ybonus, e3, ek2, m2
     return s
 
 
+BATCH = 32  # states valued side by side: the keep loops then run over contiguous lanes
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _keep_values_batch(src, ek, nb):  # type: ignore[no-untyped-def]
+    for k in range(ROLL_START, NKEEPS):
+        for j in range(nb):
+            ek[k, j] = src[k, j]
+    for k in range(ROLL_START - 1, -1, -1):
+        a0 = ADD[k, 0]
+        a1 = ADD[k, 1]
+        a2 = ADD[k, 2]
+        a3 = ADD[k, 3]
+        a4 = ADD[k, 4]
+        a5 = ADD[k, 5]
+        for j in range(nb):
+            ek[k, j] = ((ek[a0, j] + ek[a1, j]) + (ek[a2, j] + ek[a3, j])
+                        + (ek[a4, j] + ek[a5, j])) * (1.0 / 6.0)
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _best_subkeep_batch(ek, m, nb):  # type: ignore[no-untyped-def]
+    for s in range(SUB_SEGMENTS.shape[0]):
+        start = SUB_SEGMENTS[s, 0]
+        end = SUB_SEGMENTS[s, 1]
+        d = SUB_SEGMENTS[s, 2]
+        for i in range(start, end):
+            k = SUB_ORDER[i]
+            for j in range(nb):
+                m[k, j] = ek[k, j]
+            for q in range(d):
+                sub = SUB_LIST[i, q]
+                for j in range(nb):
+                    m[k, j] = max(m[k, j], m[sub, j])
+
+
 @njit(cache=True, parallel=True)
 def solve_level(states, V, T, NU, natf, ucnt, y50, joker, ybonus):  # type: ignore[no-untyped-def]
-    """Value every state in ``states`` (rows of mask, u, y); their successors are done."""
+    """Value every state in ``states`` (rows of mask, u, y); their successors are done.
+
+    States go BATCH at a time: the final-roll values of each state fill one column,
+    then the keep stages run over all columns at once (vectorised by LLVM).
+    """
     n = states.shape[0]
-    chunk = 256
-    nchunks = (n + chunk - 1) // chunk
-    for c in prange(nchunks):
+    nbatches = (n + BATCH - 1) // BATCH
+    for c in prange(nbatches):
         e3 = np.zeros(NKEEPS)
-        ek2 = np.zeros(NKEEPS)
-        m2 = np.zeros(NKEEPS + 1)
-        ek1 = np.zeros(NKEEPS)
-        m1 = np.zeros(NKEEPS + 1)
-        hi = min(n, (c + 1) * chunk)
-        for i in range(c * chunk, hi):
-            mask = states[i, 0]
-            u = states[i, 1]
-            y = states[i, 2]
-            V[(mask * NU + u) * 2 + y] = eval_state(
-                mask, u, y, V, T, NU, natf, ucnt, y50, joker, ybonus, e3, ek2, m2, ek1, m1
-            )
+        ea = np.zeros((NKEEPS, BATCH))
+        eb = np.zeros((NKEEPS, BATCH))
+        lo = c * BATCH
+        nb = min(n, lo + BATCH) - lo
+        for j in range(nb):
+            fill_e3(states[lo + j, 0], states[lo + j, 1], states[lo + j, 2], V, T, NU,
+                    natf, ucnt, y50, joker, ybonus, e3)
+            for r in range(ROLL_START, NKEEPS):
+                ea[r, j] = e3[r]
+        _keep_values_batch(ea, eb, nb)  # ek2
+        _best_subkeep_batch(eb, ea, nb)  # m2
+        _keep_values_batch(ea, eb, nb)  # ek1
+        _best_subkeep_batch(eb, ea, nb)  # m1
+        for j in range(nb):
+            v = 0.0
+            for r in range(ROLL_START, NKEEPS):
+                v += ROLL_PROB[r] * ea[r, j]
+            i = lo + j
+            V[(states[i, 0] * NU + states[i, 1]) * 2 + states[i, 2]] = v
 
 
 # -- Monte Carlo of optimal play ---------------------------------------------------------
@@ -183,7 +262,7 @@ def choose_box(mask, u, y, r, V, T, NU, natural, joker):  # type: ignore[no-unty
             t = v + V[(nm * NU + u) * 2 + (1 if v == 50 else 0)]
         else:
             t = v + V[(nm * NU + u) * 2 + y]
-        if t > best:
+        if t > best + _TIE:
             best = t
             best_b = b
             best_v = v
@@ -212,23 +291,25 @@ def _best_keep(ek, r):  # type: ignore[no-untyped-def]
         k = SUBKEEPS[r, j]
         if k < 0:
             break
-        if ek[k] > best:
+        if ek[k] > best + _TIE:
             best = ek[k]
             best_k = k
     return best_k
 
 
 @njit(cache=True, nogil=True)
-def simulate_games(n, seed, V, T, NU, natf, ucnt, y50, natural, joker, ybonus, upper_bonus,
-                   scores, upper_hit, yahtzee50, bonus_count):  # type: ignore[no-untyped-def]
+def simulate_games(  # type: ignore[no-untyped-def]
+    n, seed, V, T, NU, natf, ucnt, y50, natural, joker, ybonus, upper_bonus,
+    scores, upper_hit, yahtzee50, bonus_count,
+):
     """Play n games optimally with numba's seeded generator; fill the four output arrays."""
     np.random.seed(seed)
     e3 = np.zeros(NKEEPS)
     ek2 = np.zeros(NKEEPS)
-    m2 = np.zeros(NKEEPS + 1)
+    m2 = np.zeros(NKEEPS)
     ek1 = np.zeros(NKEEPS)
-    m1 = np.zeros(NKEEPS + 1)
-    first = np.zeros((5, NKEEPS + 1))
+    m1 = np.zeros(NKEEPS)
+    first = np.zeros((2, NKEEPS))
     eval_state(0, 0, 0, V, T, NU, natf, ucnt, y50, joker, ybonus, e3, ek2, m2, ek1, m1)
     first[0, :NKEEPS] = ek1
     first[1, :NKEEPS] = ek2
@@ -248,7 +329,7 @@ def simulate_games(n, seed, V, T, NU, natf, ucnt, y50, natural, joker, ybonus, u
             r = _roll_onto(0)
             r = _roll_onto(_best_keep(ek1, r))
             r = _roll_onto(_best_keep(ek2, r))
-            if YAHTZEE_FACE[r] > 0 and y == 1:
+            if YAHTZEE_FACE[r] > 0 and y == 1 and ybonus > 0:
                 total += ybonus
                 nb += 1
             b, v = choose_box(mask, u, y, r, V, T, NU, natural, joker)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..boxes import Box
 from ..rules import RuleSet, RuleSetError, UnknownRuleSet, get_rules
 from ..schemas import MAX_JSON_BYTES, SheetFormatError, loads_sheet
 from .analysis import AnalysisError, GameAnalysis, advise, analyse_sheet, parse_card
@@ -135,8 +136,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def cmd_advise(args: argparse.Namespace) -> int:
     rules = _rules(args.rules)
+    boxes: dict[Box, int] = {}
+    checks = 0
     if args.card is None:
-        boxes, checks = {}, 0
+        pass
     else:
         raw = args.card
         data = _json(raw, "--card") if raw.lstrip().startswith("{") else _json(

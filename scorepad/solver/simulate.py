@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,9 @@ from .table import OptimalTable, get_table
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 MAX_GAMES = 1_000_000
+# Same table, games and seed: same result, so the statistics page pays once per process.
+_MEMO: dict[tuple[str, int, int], SimulationResult] = {}
+_MEMO_LOCK = threading.Lock()
 
 
 @dataclass
@@ -71,6 +75,11 @@ def simulate(rules: RuleSet | str | dict[str, Any] | None = None, games: int = 1
     if not 0 <= seed < 2**32:
         raise ValueError("seed must be 0..2**32-1")
     table = table or get_table(rules)
+    memo_key = (table.key, games, seed)
+    with _MEMO_LOCK:
+        hit = _MEMO.get(memo_key)
+    if hit is not None:
+        return hit
     p = table.placement
     scores = np.zeros(games, dtype=np.int64)
     upper = np.zeros(games, dtype=np.bool_)
@@ -81,5 +90,12 @@ def simulate(rules: RuleSet | str | dict[str, Any] | None = None, games: int = 1
         p.natural.astype(np.int64), p.joker, p.yahtzee_bonus, table.rules.upper_bonus,
         scores, upper, yahtzee, bonus,
     )
-    return SimulationResult(table.rules.name, games, seed, table.expected_score, scores, upper,
-                            yahtzee, bonus)
+    for arr in (scores, upper, yahtzee, bonus):
+        arr.flags.writeable = False  # results are shared through the memo
+    result = SimulationResult(table.rules.name, games, seed, table.expected_score, scores, upper,
+                              yahtzee, bonus)
+    with _MEMO_LOCK:
+        _MEMO[memo_key] = result
+        while len(_MEMO) > 16:
+            _MEMO.pop(next(iter(_MEMO)))
+    return result

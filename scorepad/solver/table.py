@@ -123,6 +123,27 @@ def enumerate_states(threshold: int) -> list[npt.NDArray[np.int64]]:
     return [np.array(g, dtype=np.int64).reshape(-1, 3) for g in groups]
 
 
+def split_dead_upper(states: npt.NDArray[np.int64], threshold: int
+                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                npt.NDArray[np.int64]]:
+    """States to solve, and (dead, same-as) rows for the rest.
+
+    When the open upper boxes cannot lift the subtotal to the threshold even with
+    five of each face, the subtotal no longer matters: such a state is worth the
+    same as the one with subtotal 0 (reachable too: all zeros), so only that one is
+    solved and the others copy it. About a third of all states.
+    """
+    faces = np.arange(1, 7, dtype=np.int64)
+    open_upper = ((states[:, 0:1] >> np.arange(6)) & 1) == 0
+    room = (open_upper * faces * 5).sum(axis=1)
+    dead = (states[:, 1] + room < threshold) & (states[:, 1] > 0)
+    alive = states[~dead]
+    copies = states[dead]
+    canon = copies.copy()
+    canon[:, 1] = 0
+    return alive, copies, canon
+
+
 @dataclass
 class State:
     """A position between turns, plus the points already on the card."""
@@ -173,6 +194,11 @@ class OptimalTable:
         self._turn_cache: dict[tuple[int, int, int], TurnArrays] = {}
         self._lock = threading.Lock()
 
+    def warm_up(self) -> None:
+        """Prepare the kernel's arrays and value the empty card's turn (every game's first)."""
+        _ = self.placement.kernel_arrays
+        self.turn(State(0, 0, 0, 0))
+
     # -- indexing -------------------------------------------------------------------
     def index(self, mask: int, upper: int, yahtzee50: int) -> int:
         return (mask * self.nu + min(upper, self.threshold)) * 2 + yahtzee50
@@ -214,13 +240,14 @@ class OptimalTable:
         if state.mask == FULL_MASK:
             raise SolverError("the card is full: no turn left to play")
         self.future(*key)  # raises for unreachable positions
-        arrays = [np.zeros(NKEEPS + (i % 2 == 0 and i > 0)) for i in range(5)]
+        arrays = [np.zeros(NKEEPS) for _ in range(5)]
         value = _kernel.eval_state(
             state.mask, state.upper, state.yahtzee50, self.values, self.threshold, self.nu,
             *self.placement.kernel_arrays, self.placement.joker,
             float(self.placement.yahtzee_bonus), *arrays,
         )
-        result = TurnArrays(*arrays, value=float(value))
+        result = TurnArrays(arrays[0], arrays[1], arrays[2], arrays[3], arrays[4],
+                            value=float(value))
         with self._lock:
             if len(self._turn_cache) > 4096:
                 self._turn_cache.clear()
@@ -272,22 +299,28 @@ def build_table(rules: RuleSet | str | dict[str, Any] | None = None,
     reachable = np.zeros(values.shape, dtype=np.bool_)
     groups = enumerate_states(threshold)
     full = groups[NBOXES]
-    idx = (full[:, 0] * nu + full[:, 1]) * 2 + full[:, 2]
+    idx = (full[:, 0] * nu + full[:, 1]) * 2 + full[:, 2]  # the full card: bonus or not
     values[idx] = np.where(full[:, 1] >= threshold, float(rs.upper_bonus), 0.0)
     reachable[idx] = True
+    def flat(st: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return (st[:, 0] * nu + st[:, 1]) * 2 + st[:, 2]
+
     for n in range(NBOXES - 1, -1, -1):
-        states = groups[n]
-        _kernel.solve_level(states, values, threshold, nu, *placement.kernel_arrays,
+        alive, copies, canon = split_dead_upper(groups[n], threshold)
+        _kernel.solve_level(alive, values, threshold, nu, *placement.kernel_arrays,
                             placement.joker, float(placement.yahtzee_bonus))
-        reachable[(states[:, 0] * nu + states[:, 1]) * 2 + states[:, 2]] = True
+        values[flat(copies)] = values[flat(canon)]
+        reachable[flat(groups[n])] = True
         if progress:
             progress(NBOXES - n, NBOXES)
     elapsed = time.perf_counter() - start
     return OptimalTable(rs, table_key(rs), values, reachable, placement, build_seconds=elapsed)
 
 
+MEMO_TABLES = 8
 _MEMO: dict[str, OptimalTable] = {}
 _MEMO_LOCK = threading.Lock()
+_BUILD_LOCK = threading.Lock()
 
 
 def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache: bool = True,
@@ -298,6 +331,16 @@ def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache:
     with _MEMO_LOCK:
         if use_cache and key in _MEMO:
             return _MEMO[key]
+    # One build at a time per process: concurrent requests wait for the first one's table.
+    with _BUILD_LOCK:
+        with _MEMO_LOCK:
+            if use_cache and key in _MEMO:
+                return _MEMO[key]
+        return _load_or_build(rs, key, use_cache, directory)
+
+
+def _load_or_build(rs: RuleSet, key: str, use_cache: bool, directory: Path | None
+                   ) -> OptimalTable:
     path = cache_path(rs, directory)
     table = OptimalTable.load(rs, path) if use_cache else None
     if table is None:
@@ -310,8 +353,11 @@ def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache:
                         stale.unlink(missing_ok=True)  # an older version of this rule set
             except OSError:
                 pass  # an unwritable cache only costs a rebuild next time
+    table.warm_up()
     with _MEMO_LOCK:
         _MEMO[key] = table
+        while len(_MEMO) > MEMO_TABLES:  # about 12 MB a table: keep the newest few
+            _MEMO.pop(next(iter(_MEMO)))
     return table
 
 
