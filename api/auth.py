@@ -1,0 +1,53 @@
+"""Group tokens: random, shown once, stored only as SHA-256 hashes.
+
+A request names its group in the path and carries ``Authorization: Bearer TOKEN``.
+A missing header, or a token that opens no group at all, is 401. A valid token
+of *another* group gets 404, exactly as a group id that does not exist: a token
+never reveals whether some other group exists, nor anything in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import request
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .db import Group
+from .errors import ApiError
+
+TOKEN_PREFIX = "spg_"
+
+
+def new_token() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bearer_token() -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, "TOKEN_REQUIRED", "send the group's token as 'Authorization: "
+                       "Bearer TOKEN'", headers={"WWW-Authenticate": 'Bearer realm="scorepad"'})
+    return token
+
+
+def load_group(session: Session, group_id: str) -> Group:
+    """The group, if the request's token is its token; else 404 (or 401 without a token)."""
+    digest = hash_token(bearer_token())
+    group = session.get(Group, group_id) if len(group_id) <= 64 else None
+    if group is not None and hmac.compare_digest(group.token_hash, digest):
+        return group
+    if session.scalar(select(Group.id).where(Group.token_hash == digest)) is None:
+        raise ApiError(401, "TOKEN_INVALID", "this token opens no group",
+                       headers={"WWW-Authenticate": 'Bearer realm="scorepad", '
+                                'error="invalid_token"'})
+    raise ApiError(404, "NOT_FOUND", "no such group for this token")

@@ -1,0 +1,375 @@
+"""Request and response schemas at the HTTP edge (marshmallow).
+
+The sheet itself is ``scorepad.schemas.SheetSchema``, the same format the CLI
+reads; everything here wraps it. Every request schema rejects unknown fields.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import RAISE, fields, validate
+
+from scorepad.boxes import ALL_BOXES
+from scorepad.rules import REGISTRY, JokerRule, UnknownRuleSet, get_rules
+from scorepad.schemas import MAX_NAME, RulesField, SheetSchema, StrictInteger
+
+MAX_GROUP_NAME = 100
+MAX_PLACE = 200
+MAX_NOTE = 2000
+MAX_REASON = 500
+MAX_RULES_NAME = 64
+
+
+# Every name and alias of the registry, as the OpenAPI enum of a rule-set parameter.
+RULE_NAMES = sorted({n for rs in REGISTRY.all() for n in (rs.name, *rs.aliases)})
+
+
+def _rule_name(value: str) -> None:
+    try:
+        get_rules(value)
+    except UnknownRuleSet as exc:
+        raise ma.ValidationError(str(exc)) from None
+
+
+def _rules_field(**kw: Any) -> fields.String:
+    enum: list[str | None] = list(RULE_NAMES)
+    if kw.get("allow_none"):
+        enum.append(None)
+    return fields.String(validate=_rule_name,
+                         metadata={"enum": enum, **kw.pop("metadata", {})}, **kw)
+
+
+def rules_field2properties(self: Any, field: Any, **kwargs: Any) -> dict[str, Any]:
+    """Document scorepad.schemas.RulesField: a rule-set name or a house-rule object."""
+    if not isinstance(field, RulesField):
+        return {}
+    return {"nullable": True, "oneOf": [
+        {"type": "string", "enum": RULE_NAMES},
+        {"type": "object", "additionalProperties": False, "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"\S"},
+            "base": {"type": "string", "enum": RULE_NAMES},
+            "title": {"type": "string", "maxLength": 500},
+            "summary": {"type": "string", "maxLength": 500},
+            "joker": {"type": "string", "enum": [j.value for j in JokerRule]},
+            "upper_bonus_threshold": {"type": "integer", "minimum": 0, "maximum": 105},
+            "upper_bonus": {"type": "integer", "minimum": 0, "maximum": 1000},
+            "yahtzee_bonus": {"type": "integer", "minimum": 0, "maximum": 10000},
+            "five_of_a_kind_full_house": {"type": "boolean"},
+            "zero_in_chance": {"type": "boolean"},
+            "joker_zero": {"type": "boolean"},
+        }},
+    ]}
+
+
+# PostgreSQL text cannot hold NUL and no pad needs one (documented as a pattern).
+_NO_NUL = validate.Regexp(r"^[^\x00]*$", error="must not contain NUL characters")
+
+
+def _text(max_len: int, min_len: int = 0) -> list[Any]:
+    return [validate.Length(min=min_len, max=max_len), _NO_NUL]
+
+
+class UtcDateTime(fields.DateTime):
+    """A date-time stored as naive UTC, written as RFC 3339 with its offset (+00:00)."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if isinstance(value, dt.datetime) and value.tzinfo is None:
+            value = value.replace(tzinfo=dt.UTC)
+        return super()._serialize(value, attr, obj, **kwargs)
+
+
+def nullable_exact(self: Any, field: Any, ret: dict[str, Any], **_: Any) -> dict[str, Any]:
+    """apispec documents a nullable nested schema as "that schema or ANY object"; make the
+    second branch null only, so that the document says what the service accepts."""
+    any_of = ret.get("anyOf")
+    if not any_of:
+        return {}
+    loose = {"type": "object", "nullable": True}
+    return {"anyOf": [dict(x, enum=[None]) if x == loose else x for x in any_of]}
+
+
+class PassThrough(ma.Schema):
+    """A response schema that documents some fields and passes every field through."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    @ma.post_dump(pass_original=True)
+    def _keep(self, data: dict[str, Any], original: Any, **_: Any) -> dict[str, Any]:
+        if isinstance(original, dict):
+            return {**original, **data}
+        return data
+
+
+class StrictSchema(ma.Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class RulesQuerySchema(StrictSchema):
+    rules = _rules_field(
+        metadata={"description": "rule-set name or alias; overrides the sheet's own rules"})
+
+
+# ---- options --------------------------------------------------------------------------------
+
+BoxValuesSchema = ma.Schema.from_dict(
+    {b.value: StrictInteger(allow_none=True, validate=validate.Range(0, 99_999))
+     for b in ALL_BOXES},
+    name="BoxValuesSchema",
+)
+BoxValuesSchema.Meta.unknown = RAISE
+
+
+class OptionsRequestSchema(StrictSchema):
+    rules = _rules_field(load_default=None, allow_none=True)
+    boxes = fields.Nested(BoxValuesSchema, load_default=dict,
+                          metadata={"description": "the card so far: box -> value (or null)"})
+    dice = fields.List(StrictInteger(validate=validate.Range(1, 6)), required=True,
+                       validate=validate.Length(equal=5))
+
+
+class OptionSchema(ma.Schema):
+    box = fields.String()
+    allowed = fields.Boolean()
+    values = fields.List(fields.Integer())
+    reason = fields.String()
+    rule = fields.List(fields.String())
+
+
+class LegalSchema(ma.Schema):
+    box = fields.String()
+    value = fields.Integer()
+
+
+class OptionsResponseSchema(ma.Schema):
+    rule_set = fields.String()
+    dice = fields.List(fields.Integer())
+    joker = fields.Boolean()
+    bonus = fields.Boolean()
+    options = fields.List(fields.Nested(OptionSchema))
+    legal = fields.List(fields.Nested(LegalSchema))
+
+
+# ---- reports (documented loosely: their content belongs to scorepad.audit) ------------------
+
+class ReportSchema(PassThrough):
+    rule_set = fields.Raw()
+    ok = fields.Boolean(required=True)
+    counts = fields.Dict()
+    findings = fields.List(fields.Dict())
+    games = fields.Raw()
+    tally = fields.Raw()
+
+
+class TallySchema(PassThrough):
+    rule_set = fields.Raw()
+    games = fields.List(fields.Dict())
+
+
+class ScanResultSchema(PassThrough):
+    sheet = fields.Dict()
+
+
+class RuleSetSchema(PassThrough):
+    name = fields.String()
+    title = fields.String()
+    summary = fields.String()
+    aliases = fields.List(fields.String())
+    joker = fields.String()
+
+
+class RulesListSchema(ma.Schema):
+    default = fields.String()
+    rule_sets = fields.List(fields.Nested(RuleSetSchema))
+    options = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+# ---- groups and matches ---------------------------------------------------------------------
+
+class GroupCreateSchema(StrictSchema):
+    name = fields.String(required=True, validate=_text(MAX_GROUP_NAME, 1))
+
+
+class GroupSchema(ma.Schema):
+    id = fields.String()
+    name = fields.String()
+    created_at = UtcDateTime()
+    matches = fields.Integer()
+
+
+class GroupCreatedSchema(GroupSchema):
+    token = fields.String(metadata={"description": "shown once; store it: only its hash is kept"})
+
+
+class MatchInSchema(StrictSchema):
+    played_on = fields.Date(load_default=None, allow_none=True)
+    place = fields.String(load_default=None, allow_none=True, validate=_text(MAX_PLACE))
+    note = fields.String(load_default=None, allow_none=True, validate=_text(MAX_NOTE))
+    rules = _rules_field(load_default=None, allow_none=True,
+                         metadata={"description": "overrides the sheet's rules"})
+    sheet = fields.Nested(SheetSchema, required=True)
+
+
+class MatchCorrectionSchema(MatchInSchema):
+    reason = fields.String(load_default=None, allow_none=True, validate=_text(MAX_REASON))
+
+
+class AuditSummarySchema(ma.Schema):
+    ok = fields.Boolean(allow_none=True)
+    counts = fields.Dict(allow_none=True)
+
+
+class MatchVersionSchema(ma.Schema):
+    version = fields.Integer()
+    played_on = fields.Date(allow_none=True)
+    place = fields.String(allow_none=True)
+    note = fields.String(allow_none=True)
+    reason = fields.String(allow_none=True)
+    rule_set = fields.String()
+    players = fields.List(fields.String())
+    audit_ok = fields.Boolean(allow_none=True)
+    created_at = UtcDateTime()
+    sheet = fields.Dict()
+
+
+class MatchSchema(MatchVersionSchema):
+    id = fields.String()
+    group_id = fields.String()
+    versions = fields.Integer()
+    first_created_at = UtcDateTime()
+    games = fields.List(fields.Dict())
+    audit = fields.Dict(allow_none=True)
+
+
+class MatchSummarySchema(ma.Schema):
+    id = fields.String()
+    version = fields.Integer()
+    played_on = fields.Date(allow_none=True)
+    place = fields.String(allow_none=True)
+    rule_set = fields.String()
+    players = fields.List(fields.String())
+    audit_ok = fields.Boolean(allow_none=True)
+    updated_at = UtcDateTime()
+
+
+class MatchListSchema(ma.Schema):
+    total = fields.Integer()
+    limit = fields.Integer()
+    offset = fields.Integer()
+    matches = fields.List(fields.Nested(MatchSummarySchema))
+
+
+class MatchListQuerySchema(StrictSchema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 1_000_000))
+    player = fields.String(validate=validate.Length(min=1, max=MAX_NAME))
+
+
+class HistorySchema(ma.Schema):
+    id = fields.String()
+    current_version = fields.Integer()
+    versions = fields.List(fields.Nested(MatchVersionSchema))
+
+
+# ---- statistics ------------------------------------------------------------------------------
+
+class StatsSchema(PassThrough):
+    games = fields.Integer()
+
+
+class LeaderboardQuerySchema(StrictSchema):
+    by = fields.String(load_default="wins", validate=validate.OneOf(
+        ["wins", "win_rate", "average", "median", "best", "games", "upper_bonus_rate",
+         "yahtzees_per_game"]))
+    min_games = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
+
+
+class LeaderboardRowSchema(ma.Schema):
+    rank = fields.Integer()
+    player = fields.String()
+    value = fields.Float()
+    games = fields.Integer()
+    wins = fields.Integer()
+    average = fields.Float(allow_none=True)
+    best = fields.Integer(allow_none=True)
+
+
+class LeaderboardSchema(ma.Schema):
+    by = fields.String()
+    rows = fields.List(fields.Nested(LeaderboardRowSchema))
+
+
+class HeadToHeadQuerySchema(StrictSchema):
+    a = fields.String(validate=validate.Length(min=1, max=MAX_NAME))
+    b = fields.String(validate=validate.Length(min=1, max=MAX_NAME))
+
+
+class HeadToHeadRowSchema(ma.Schema):
+    player_a = fields.String()
+    player_b = fields.String()
+    games = fields.Integer()
+    wins_a = fields.Integer()
+    wins_b = fields.Integer()
+    ties = fields.Integer()
+    average_margin = fields.Float()
+
+
+class HeadToHeadSchema(ma.Schema):
+    records = fields.List(fields.Nested(HeadToHeadRowSchema))
+
+
+# ---- backup ----------------------------------------------------------------------------------
+
+BACKUP_FORMAT = "scorepad/backup@1"
+
+
+class BackupVersionSchema(StrictSchema):
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10_000))
+    played_on = fields.Date(allow_none=True, load_default=None)
+    place = fields.String(allow_none=True, load_default=None, validate=_text(MAX_PLACE))
+    note = fields.String(allow_none=True, load_default=None, validate=_text(MAX_NOTE))
+    reason = fields.String(allow_none=True, load_default=None, validate=_text(MAX_REASON))
+    rule_set = fields.String(required=True, validate=_text(MAX_RULES_NAME, 1))
+    players = fields.List(fields.String(validate=validate.Length(max=MAX_NAME)), required=True,
+                          validate=validate.Length(max=12))
+    audit_ok = fields.Boolean(allow_none=True, load_default=None)
+    created_at = fields.DateTime(required=True)
+    sheet = fields.Dict(required=True)
+
+
+class BackupMatchSchema(StrictSchema):
+    id = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
+    current_version = fields.Integer(required=True, strict=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    versions = fields.List(fields.Nested(BackupVersionSchema), required=True,
+                           validate=validate.Length(min=1, max=1000))
+
+
+class BackupGroupSchema(StrictSchema):
+    id = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
+    name = fields.String(required=True, validate=_text(MAX_GROUP_NAME, 1))
+    token_hash = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    created_at = fields.DateTime(required=True)
+
+
+class BackupSchema(StrictSchema):
+    format = fields.String(required=True, validate=validate.Equal(BACKUP_FORMAT))
+    exported_at = fields.DateTime(required=True)
+    group = fields.Nested(BackupGroupSchema, required=True)
+    matches = fields.List(fields.Nested(BackupMatchSchema), required=True,
+                          validate=validate.Length(max=100_000))
+
+
+class EchoSchema(PassThrough):
+    pass
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String()
+    database = fields.String()
+    revision = fields.String(allow_none=True)

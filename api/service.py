@@ -1,0 +1,236 @@
+"""Stateless endpoints: verify, options, tally, rules, scan, health (and echo for benchmarks)."""
+
+# mypy: disable-error-code="untyped-decorator"
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from flask import Response, current_app, request
+from sqlalchemy import text
+
+from scorepad.boxes import Box
+from scorepad.card import Sheet
+from scorepad.placement import legal_options
+from scorepad.rules import DEFAULT_RULES, OPTION_NOTES, REGISTRY, UnknownRuleSet, get_rules
+from scorepad.schemas import SheetFormatError
+
+from . import db, domain, fastsheet
+from .blueprint import Blueprint
+from .errors import ApiError
+from .schemas import (
+    RULE_NAMES,
+    EchoSchema,
+    HealthSchema,
+    OptionsRequestSchema,
+    OptionsResponseSchema,
+    ReportSchema,
+    RuleSetSchema,
+    RulesListSchema,
+    RulesQuerySchema,
+    ScanResultSchema,
+    TallySchema,
+)
+
+blp = Blueprint("service", __name__, description="Verify sheets, legal options, tallies, rules")
+echo_blp = Blueprint("echo", __name__, description="Benchmark baseline")
+
+
+def _rules(query: dict[str, Any]) -> Any:
+    return query.get("rules")
+
+
+SHEET_BODY = {"required": True, "description": "a sheet (scorepad/sheet@1)",
+              "content": {"application/json": {"schema": "Sheet"}}}
+
+
+def sheet_body() -> Sheet:
+    """The request's sheet: the fast path for plain sheets, else marshmallow's paths."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        data: Any = {}
+    else:
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise ApiError(400, "INVALID_JSON", "the request body is not valid JSON") from None
+    try:
+        return fastsheet.load(data)
+    except SheetFormatError as exc:
+        raise ApiError(422, "VALIDATION_FAILED", "the request does not validate",
+                       errors=exc.errors) from None
+
+
+def _json(data: Any) -> Response:
+    return current_app.response_class(json.dumps(data, ensure_ascii=False),
+                                      mimetype="application/json")
+
+
+def rules_query() -> str | None:
+    """?rules=NAME, read by hand on the hot paths as RulesQuerySchema would (422 if unknown;
+    other query parameters are ignored, as everywhere)."""
+    values = request.args.getlist("rules")
+    if not values:
+        return None
+    if len(values) > 1 or values[0] not in RULE_NAMES:
+        raise ApiError(422, "VALIDATION_FAILED", "the request does not validate",
+                       errors=[("query.rules", f"one of: {', '.join(RULE_NAMES)}")])
+    return values[0]
+
+
+RULES_PARAM = [{"in": "query", "name": "rules", "required": False,
+                "description": "rule-set name or alias; overrides the sheet's own rules",
+                "schema": {"type": "string", "enum": RULE_NAMES}}]
+
+
+@blp.route("/verify", methods=["POST"])
+@blp.doc(requestBody=SHEET_BODY, parameters=RULES_PARAM)
+@blp.response(200, ReportSchema, description="the audit report; ok is false when the card "
+              "has errors (still a 200)")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(400, response="BAD_REQUEST")
+def verify() -> Response:
+    """Audit a sheet: every finding, with the rule set and book lines behind it."""
+    rules = rules_query()
+    return _json(domain.audit(sheet_body(), rules))
+
+
+@blp.route("/tally", methods=["POST"])
+@blp.doc(requestBody=SHEET_BODY, parameters=RULES_PARAM)
+@blp.response(200, TallySchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(400, response="BAD_REQUEST")
+def tally() -> Response:
+    """Totals, game winners and the overall standing of a sheet."""
+    rules = rules_query()
+    return _json(domain.tally(sheet_body(), rules))
+
+
+@blp.route("/options", methods=["POST"])
+@blp.arguments(OptionsRequestSchema)
+@blp.response(200, OptionsResponseSchema)
+def options(body: dict[str, Any]) -> dict[str, Any]:
+    """Where may this roll go on this card? Every box, allowed values and the rule."""
+    rules = get_rules(body["rules"])
+    boxes = {Box(k): v for k, v in body["boxes"].items()}
+    opts = legal_options(rules, boxes, body["dice"])
+    return {
+        "rule_set": rules.name,
+        "dice": list(opts.dice),
+        "joker": opts.joker,
+        "bonus": opts.bonus,
+        "options": [o.to_dict() for o in opts.options],
+        "legal": [{"box": b.value, "value": v} for b, v in opts.legal()],
+    }
+
+
+@blp.route("/rules", methods=["GET"])
+@blp.response(200, RulesListSchema)
+def rules_list() -> dict[str, Any]:
+    """The rule sets the service knows, and the open points they settle."""
+    return {
+        "default": DEFAULT_RULES,
+        "rule_sets": [rs.to_dict() for rs in REGISTRY.all()],
+        "options": dict(OPTION_NOTES),
+    }
+
+
+@blp.route("/rules/<string:name>", methods=["GET"])
+@blp.response(200, RuleSetSchema)
+def rules_one(name: str) -> dict[str, Any]:
+    """One rule set, by name or alias."""
+    try:
+        d: dict[str, Any] = get_rules(name).to_dict()
+    except UnknownRuleSet:
+        raise ApiError(404, "UNKNOWN_RULE_SET", f"no rule set named {name!r}") from None
+    return d
+
+
+@blp.route("/health", methods=["GET"])
+@blp.response(200, HealthSchema)
+def health() -> dict[str, Any]:
+    """Liveness and database reachability."""
+    try:
+        with db.reading() as s:
+            s.execute(text("SELECT 1"))
+    except Exception:
+        raise ApiError(503, "DATABASE_UNAVAILABLE", "the database does not answer") from None
+    return {"status": "ok", "database": db.engine().dialect.name,
+            "revision": db.current_revision(db.engine())}
+
+
+SCAN_TYPES = ("image/png", "image/jpeg", "image/webp", "image/tiff", "image/bmp",
+              "image/gif", "application/octet-stream")
+
+
+def ocr_module() -> Any:
+    """The ocr package, when it is installed and offers scan_image and ScanError."""
+    try:
+        ocr: Any = importlib.import_module("ocr")
+    except ImportError:
+        return None
+    if not (hasattr(ocr, "scan_image") and hasattr(ocr, "ScanError")):
+        return None
+    return ocr
+
+
+@blp.route("/scan", methods=["POST"])
+@blp.arguments(RulesQuerySchema, location="query")
+@blp.doc(requestBody={
+    "required": True,
+    "content": {
+        "multipart/form-data": {"schema": {
+            "type": "object", "properties": {"file": {"type": "string", "format": "binary"}},
+            "required": ["file"]}},
+        "image/png": {"schema": {"type": "string", "format": "binary"}},
+        "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
+    },
+})
+@blp.response(200, ScanResultSchema,
+              description="what the photo says: a sheet with confidences")
+def scan(query: dict[str, Any]) -> dict[str, Any]:
+    """Read a photo of a score pad (multipart field ``file`` or a raw image body)."""
+    limit = int(current_app.config["SCAN_MAX_BYTES"])
+    request.max_content_length = limit
+    if request.content_length is not None and request.content_length > limit:
+        raise ApiError(413, "PAYLOAD_TOO_LARGE", f"an image may be at most {limit} bytes")
+    if request.mimetype == "multipart/form-data":
+        upload = request.files.get("file")
+        if upload is None:
+            raise ApiError(422, "VALIDATION_FAILED", "send the photo in the form field 'file'",
+                           errors=[("file", "missing")])
+        data = upload.read(limit + 1)
+    elif request.mimetype in SCAN_TYPES:
+        data = request.get_data(cache=False)
+    else:
+        raise ApiError(415, "UNSUPPORTED_MEDIA_TYPE",
+                       "send an image (image/png, image/jpeg, ...) or multipart/form-data")
+    if len(data) > limit:
+        raise ApiError(413, "PAYLOAD_TOO_LARGE", f"an image may be at most {limit} bytes")
+    if not data:
+        raise ApiError(422, "VALIDATION_FAILED", "the image is empty", errors=[("file", "empty")])
+    ocr = ocr_module()
+    if ocr is None:
+        raise ApiError(503, "OCR_UNAVAILABLE", "photo reading is not installed")
+    try:
+        result = ocr.scan_image(data, rules=_rules(query))
+    except ocr.ScanError as exc:
+        code = str(getattr(exc, "code", None) or "SCAN_FAILED").upper()
+        raise ApiError(422, code, str(getattr(exc, "message", "") or exc)) from None
+    out: dict[str, Any] = result.to_dict()
+    return out
+
+
+@echo_blp.route("/echo", methods=["POST"])
+@echo_blp.doc(requestBody={"required": True,
+                           "content": {"application/json": {"schema": {"type": "object"}}}})
+@echo_blp.response(200, EchoSchema)
+def echo() -> Response:
+    """Return the JSON body (a baseline for benchmarks/api_load.py; off unless ENABLE_ECHO)."""
+    try:
+        data = json.loads(request.get_data(cache=False) or b"null")
+    except (ValueError, RecursionError):
+        raise ApiError(400, "INVALID_JSON", "the request body is not valid JSON") from None
+    return current_app.response_class(json.dumps(data), mimetype="application/json")

@@ -1,0 +1,288 @@
+"""Statistics derived from stored games (never stored themselves, so corrections count).
+
+A *game* is one GAME #n column of a match. It counts once every player who
+wrote in that column has filled all thirteen boxes; a column some player left
+unfinished is "in progress" and left out. Grand totals are recomputed from the
+boxes (``scorepad.card.compute_totals``), not taken from what was written.
+Wins: in a game of two or more players, everyone with the top total wins
+(ties count for everyone tied).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorepad.boxes import ALL_BOXES, Box
+from scorepad.card import Game, GameTotals, compute_totals
+from scorepad.rules import RuleSet, get_rules
+from scorepad.schemas import load_sheet
+
+from . import reference
+
+
+def player_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    totals: GameTotals
+    game: Game
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    match_id: str
+    version: int
+    played_on: dt.date | None
+    place: str | None
+    rule_set: str
+    game_no: int  # 1..6
+    entries: tuple[Entry, ...]
+    complete: bool
+
+    @property
+    def top(self) -> int:
+        return max(e.totals.grand_total for e in self.entries)
+
+    def winners(self) -> set[str]:
+        if len(self.entries) < 2:
+            return set()
+        return {player_key(e.name) for e in self.entries if e.totals.grand_total == self.top}
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    match_id: str
+    version: int
+    played_on: dt.date | None
+    place: str | None
+    sheet: dict[str, Any]
+
+
+def _rules_of(spec: Any) -> RuleSet:
+    try:
+        return get_rules(spec)
+    except Exception:  # a stored rule set that no longer exists: fall back to the default
+        return get_rules(None)
+
+
+def games_of(match: StoredMatch) -> list[GameRecord]:
+    sheet = load_sheet(match.sheet)
+    rules = _rules_of(sheet.rules)
+    n_games = max((len(p.games) for p in sheet.players), default=0)
+    out = []
+    for gi in range(n_games):
+        entries = []
+        complete = True
+        for p in sheet.players:
+            g = p.games[gi] if gi < len(p.games) else None
+            if g is None or g.blank:
+                continue
+            if not g.complete:
+                complete = False
+            entries.append(Entry(p.name, compute_totals(g, rules), g))
+        if entries:
+            out.append(GameRecord(match.match_id, match.version, match.played_on, match.place,
+                                  rules.name, gi + 1, tuple(entries), complete))
+    return out
+
+
+def all_games(matches: Iterable[StoredMatch]) -> list[GameRecord]:
+    games = [g for m in matches for g in games_of(m)]
+    games.sort(key=lambda g: (g.played_on or dt.date.min, g.match_id, g.game_no))
+    return games
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    totals: list[int] = field(default_factory=list)
+    wins: int = 0
+    multiplayer_games: int = 0
+    upper_bonuses: int = 0
+    yahtzees: int = 0
+    bonus_yahtzees: int = 0
+    box_sum: dict[Box, int] = field(default_factory=lambda: dict.fromkeys(ALL_BOXES, 0))
+    box_zero: dict[Box, int] = field(default_factory=lambda: dict.fromkeys(ALL_BOXES, 0))
+
+    def add(self, e: Entry, won: bool, multiplayer: bool) -> None:
+        self.totals.append(e.totals.grand_total)
+        self.wins += int(won)
+        self.multiplayer_games += int(multiplayer)
+        self.upper_bonuses += int(e.totals.upper_bonus > 0)
+        self.yahtzees += int(e.game.boxes.get(Box.YAHTZEE) == 50)
+        self.bonus_yahtzees += e.game.bonus_checks
+        for b in ALL_BOXES:
+            v = e.game.boxes.get(b) or 0
+            self.box_sum[b] += v
+            self.box_zero[b] += int(v == 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return summarize(self.name, self)
+
+
+def _r(x: float) -> float:
+    return round(x, 2)
+
+
+def summarize(name: str | None, s: PlayerStats) -> dict[str, Any]:
+    n = len(s.totals)
+    d: dict[str, Any] = {"games": n}
+    if name is not None:
+        d = {"player": name, **d}
+    d["wins"] = s.wins
+    d["multiplayer_games"] = s.multiplayer_games
+    d["win_rate"] = _r(s.wins / s.multiplayer_games) if s.multiplayer_games else None
+    if n == 0:
+        d.update({"average": None, "median": None, "best": None, "worst": None, "sd": None,
+                  "upper_bonus_rate": None, "yahtzees_per_game": None,
+                  "bonus_yahtzees_per_game": None, "box_average": None, "box_zero_rate": None,
+                  "reference": reference_comparison(s)})
+        return d
+    mean = statistics.fmean(s.totals)
+    d.update({
+        "average": _r(mean),
+        "median": _r(float(statistics.median(s.totals))),
+        "best": max(s.totals),
+        "worst": min(s.totals),
+        "sd": _r(statistics.stdev(s.totals)) if n > 1 else None,
+        "upper_bonus_rate": _r(s.upper_bonuses / n),
+        "yahtzees_per_game": _r(s.yahtzees / n),
+        "bonus_yahtzees_per_game": _r(s.bonus_yahtzees / n),
+        "box_average": {b.value: _r(s.box_sum[b] / n) for b in ALL_BOXES},
+        "box_zero_rate": {b.value: _r(s.box_zero[b] / n) for b in ALL_BOXES},
+        "reference": reference_comparison(s),
+    })
+    return d
+
+
+def reference_comparison(s: PlayerStats) -> dict[str, Any]:
+    """How these games compare with optimal solitaire play (see api.reference)."""
+    n = len(s.totals)
+    ref = reference.as_dict()
+    cmp: dict[str, Any] = {"reference": ref}
+    if n == 0:
+        return cmp
+    mean = statistics.fmean(s.totals)
+    cmp["average_minus_reference"] = _r(mean - reference.MEAN)
+    # z of the sample mean against optimal play's distribution of game scores
+    cmp["z_score"] = _r((mean - reference.MEAN) / (reference.SD / math.sqrt(n)))
+    cmp["upper_bonus_rate_minus_reference"] = _r(s.upper_bonuses / n - reference.UPPER_BONUS_RATE)
+    cmp["box_average_minus_reference"] = {
+        b.value: _r(s.box_sum[b] / n - reference.BOX_MEANS[b]) for b in ALL_BOXES
+    }
+    return cmp
+
+
+def per_player(games: Sequence[GameRecord]) -> dict[str, PlayerStats]:
+    stats: dict[str, PlayerStats] = {}
+    for g in games:
+        if not g.complete:
+            continue
+        winners = g.winners()
+        multi = len(g.entries) > 1
+        for e in g.entries:
+            k = player_key(e.name)
+            ps = stats.setdefault(k, PlayerStats(e.name))
+            ps.name = e.name  # the latest spelling
+            ps.add(e, k in winners, multi)
+    return stats
+
+
+def group_summary(games: Sequence[GameRecord]) -> dict[str, Any]:
+    players = per_player(games)
+    overall = PlayerStats("")
+    for g in games:
+        if g.complete:
+            winners = g.winners()
+            for e in g.entries:
+                overall.add(e, player_key(e.name) in winners, len(g.entries) > 1)
+    summary = summarize(None, overall)
+    summary.pop("wins")
+    summary.pop("win_rate")
+    summary.pop("multiplayer_games")
+    return {
+        "games": len([g for g in games if g.complete]),
+        "games_in_progress": len([g for g in games if not g.complete]),
+        "matches": len({g.match_id for g in games}),
+        "player_games": len(overall.totals),
+        "overall": summary,
+        "players": sorted((p.to_dict() for p in players.values()),
+                          key=lambda d: player_key(d["player"])),
+    }
+
+
+LEADERBOARD_KEYS = ("wins", "win_rate", "average", "median", "best", "games",
+                    "upper_bonus_rate", "yahtzees_per_game")
+
+
+def leaderboard(games: Sequence[GameRecord], by: str = "wins", min_games: int = 1
+                ) -> list[dict[str, Any]]:
+    rows = [p.to_dict() for p in per_player(games).values() if len(p.totals) >= min_games]
+    rows = [r for r in rows if r.get(by) is not None]
+    rows.sort(key=lambda r: (-r[by], -(r["average"] or 0), player_key(r["player"])))
+    out = []
+    rank = 0
+    prev: Any = object()
+    for i, r in enumerate(rows, 1):
+        if r[by] != prev:
+            rank, prev = i, r[by]
+        out.append({"rank": rank, "player": r["player"], "value": r[by], "games": r["games"],
+                    "wins": r["wins"], "average": r["average"], "best": r["best"]})
+    return out
+
+
+def head_to_head(games: Sequence[GameRecord], a: str | None = None, b: str | None = None
+                 ) -> list[dict[str, Any]]:
+    """Pairwise records: in each finished game both played, who scored more."""
+    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    names: dict[str, str] = {}
+    for g in games:
+        if not g.complete:
+            continue
+        for e in g.entries:
+            names[player_key(e.name)] = e.name
+        for i, x in enumerate(g.entries):
+            for y in g.entries[i + 1:]:
+                kx, ky = player_key(x.name), player_key(y.name)
+                if kx > ky:
+                    kx, ky, x2, y2 = ky, kx, y, x
+                else:
+                    x2, y2 = x, y
+                rec = pairs.setdefault((kx, ky), {"games": 0, "wins_a": 0, "wins_b": 0,
+                                                  "ties": 0, "margin": 0})
+                rec["games"] += 1
+                diff = x2.totals.grand_total - y2.totals.grand_total
+                rec["margin"] += diff
+                if diff > 0:
+                    rec["wins_a"] += 1
+                elif diff < 0:
+                    rec["wins_b"] += 1
+                else:
+                    rec["ties"] += 1
+    out = []
+    ka = player_key(a) if a else None
+    kb = player_key(b) if b else None
+    for (kx, ky), rec in sorted(pairs.items()):
+        if ka and ka not in (kx, ky):
+            continue
+        if kb and kb not in (kx, ky):
+            continue
+        swap = ka is not None and ka == ky
+        first, second = (ky, kx) if swap else (kx, ky)
+        wins_first, wins_second = ((rec["wins_b"], rec["wins_a"]) if swap
+                                   else (rec["wins_a"], rec["wins_b"]))
+        margin = -rec["margin"] if swap else rec["margin"]
+        out.append({
+            "player_a": names[first], "player_b": names[second], "games": rec["games"],
+            "wins_a": wins_first, "wins_b": wins_second, "ties": rec["ties"],
+            "average_margin": _r(margin / rec["games"]),
+        })
+    return out

@@ -1,0 +1,167 @@
+"""HTML fragments of a group's pages, opened with the group token (``Authorization: Bearer``).
+
+The group pages are shells; their script fetches these fragments with the token kept
+in localStorage and puts them in place. The token never appears in a URL the
+server sees, and a fragment without a valid token is the API's 401/404 problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, render_template
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from scorepad.boxes import ALL_BOXES, LABELS, Box
+
+from .. import auth, reference, stats
+from ..db import Match, MatchVersion, reading
+from ..errors import ApiError
+from . import charts
+
+
+def _stored(s: Any, group_id: str) -> list[stats.StoredMatch]:
+    rows = s.execute(
+        select(MatchVersion)
+        .join(Match, (MatchVersion.match_id == Match.id)
+              & (MatchVersion.version == Match.current_version))
+        .where(Match.group_id == group_id)
+    ).scalars()
+    return [stats.StoredMatch(v.match_id, v.version, v.played_on, v.place, v.sheet)
+            for v in rows]
+
+
+def _fragment(template: str, **ctx: Any) -> Any:
+    resp = current_app.make_response(render_template(template, **ctx))
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Vary"] = "Authorization"
+    return resp
+
+
+def overview(gid: str) -> Any:
+    with reading() as s:
+        g = auth.load_group(s, gid)
+        rows = s.execute(
+            select(Match, MatchVersion)
+            .join(MatchVersion, (MatchVersion.match_id == Match.id)
+                  & (MatchVersion.version == Match.current_version))
+            .where(Match.group_id == g.id)
+            .order_by(MatchVersion.played_on.desc(), Match.created_at.desc(), Match.id)
+        ).all()
+        matches = [{"id": m.id, "played_on": v.played_on, "place": v.place, "note": v.note,
+                    "players": list(v.players), "audit_ok": v.audit_ok,
+                    "versions": m.current_version, "rule_set": v.rule_set} for m, v in rows]
+        games = stats.all_games(_stored(s, g.id))
+        name = g.name
+    summary = stats.group_summary(games)
+    board = stats.leaderboard(games, "wins", 1)
+    return _fragment("web/part_overview.html", gid=gid, name=name, matches=matches,
+                     summary=summary, board=board)
+
+
+def player(gid: str, name: str) -> Any:
+    with reading() as s:
+        g = auth.load_group(s, gid)
+        games = stats.all_games(_stored(s, g.id))
+    key = stats.player_key(name)
+    ps = stats.per_player(games).get(key)
+    if ps is None:
+        raise ApiError(404, "UNKNOWN_PLAYER", "no finished game of this player in the group")
+    d = ps.to_dict()
+    series: list[tuple[str, int]] = []
+    rule_sets: list[str] = []
+    for gr in games:
+        if not gr.complete:
+            continue
+        for e in gr.entries:
+            if stats.player_key(e.name) == key:
+                label = gr.played_on.strftime("%d %b") if gr.played_on else f"#{len(series) + 1}"
+                series.append((label, e.totals.grand_total))
+                rule_sets.append(gr.rule_set)
+    main_rules = max(set(rule_sets), key=rule_sets.count) if rule_sets else "hasbro"
+    optimal, optimal_source = charts.optimal_scores(
+        main_rules, str(current_app.config.get("WEB_OPTIMAL", "auto")))
+    scores = [float(v) for _, v in series]
+    n = len(series)
+    yahtzee_rate = (d["yahtzees_per_game"] or 0.0)
+    figures = [
+        charts.line_chart("Score over time", [lab for lab, _ in series], scores,
+                          reference=reference.MEAN, reference_label="optimal play average"),
+        charts.histogram("Score distribution", [
+            (d["player"], "s1", scores), ("optimal play", "s2", optimal)]),
+        charts.hbars("Average per box", [LABELS[b] for b in ALL_BOXES], [
+            (d["player"], "s1", [d["box_average"][b.value] for b in ALL_BOXES]),
+            ("optimal play", "s2", [reference.BOX_MEANS[b] for b in ALL_BOXES])]),
+        charts.hbars("Bonus rates", ["Upper bonus", "YAHTZEE (50)", "Bonus Yahtzees"], [
+            (d["player"], "s1", [100 * (d["upper_bonus_rate"] or 0), 100 * yahtzee_rate,
+                                 100 * (d["bonus_yahtzees_per_game"] or 0)]),
+            ("optimal play", "s2", [100 * reference.UPPER_BONUS_RATE,
+                                    100 * reference.BOX_MEANS[Box.YAHTZEE] / 50,
+                                    100 * reference.EXPECTED_YAHTZEE_BONUS_POINTS / 100])],
+            unit="%", max_value=100),
+    ]
+    return _fragment("web/part_player.html", gid=gid, stats=d, figures=figures, games=n,
+                     optimal_source=optimal_source, head_to_head=stats.head_to_head(
+                         games, a=name))
+
+
+def match(gid: str, mid: str) -> Any:
+    with reading() as s:
+        g = auth.load_group(s, gid)
+        m = s.get(Match, mid, options=[selectinload(Match.versions)]) if len(mid) <= 64 \
+            else None
+        if m is None or m.group_id != g.id:
+            raise ApiError(404, "NOT_FOUND", "no such match in this group")
+        versions: list[dict[str, Any]] = [{"version": v.version, "played_on": v.played_on, "place": v.place,
+                     "note": v.note, "reason": v.reason, "rule_set": v.rule_set,
+                     "players": list(v.players), "audit_ok": v.audit_ok,
+                     "created_at": v.created_at, "sheet": v.sheet}
+                    for v in sorted(m.versions, key=lambda v: v.version)]
+        current = m.current_version
+    for before, after in zip(versions, versions[1:], strict=False):
+        after["changes"] = changes(before["sheet"], after["sheet"])
+    cur = next(v for v in versions if v["version"] == current)
+    games = stats.games_of(stats.StoredMatch(mid, current, cur["played_on"], cur["place"],
+                                             cur["sheet"]))
+    return _fragment("web/part_match.html", gid=gid, mid=mid, versions=versions, current=cur,
+                     games=games, winners=lambda gr: gr.winners(), key=stats.player_key)
+
+
+def _flat(sheet: dict[str, Any]) -> dict[tuple[str, int | None, str], Any]:
+    out: dict[tuple[str, int | None, str], Any] = {}
+    for pl in sheet.get("players") or []:
+        name = str(pl.get("name", ""))
+        for gi, g in enumerate(pl.get("games") or []):
+            for k, v in ((g or {}).get("boxes") or {}).items():
+                out[(name, gi + 1, k)] = v
+            for k, v in ((g or {}).get("totals") or {}).items():
+                out[(name, gi + 1, k)] = v
+            if g and g.get("yahtzee_bonus_checks"):
+                out[(name, gi + 1, "yahtzee_bonus_checks")] = g["yahtzee_bonus_checks"]
+        ps = pl.get("players_scores") or {}
+        for gi, v in enumerate(ps.get("games") or []):
+            out[(name, gi + 1, "players_scores")] = v
+        if ps.get("total") is not None:
+            out[(name, None, "players_scores_total")] = ps["total"]
+    return out
+
+
+def changes(before: dict[str, Any], after: dict[str, Any], limit: int = 20) -> list[str]:
+    """What a correction changed, box by box: "Ann, game 1, Aces: 7 → 3"."""
+    from .pad import FIELD_LABELS
+    a, b = _flat(before), _flat(after)
+    out = []
+    for key in sorted(set(a) | set(b), key=lambda k: (k[0], k[1] or 0, k[2])):
+        if a.get(key) != b.get(key):
+            name, game, field = key
+            label = FIELD_LABELS.get(field, field.replace("_", " "))
+            where = f"{name}, game {game}, {label}" if game else f"{name}, {label}"
+            old = "blank" if a.get(key) is None else a[key]
+            new = "blank" if b.get(key) is None else b[key]
+            out.append(f"{where}: {old} → {new}")
+    names_a = [p.get("name") for p in before.get("players") or []]
+    names_b = [p.get("name") for p in after.get("players") or []]
+    if names_a != names_b:
+        out.insert(0, f"players: {', '.join(map(str, names_a))} → {', '.join(map(str, names_b))}")
+    return out[:limit] + ([f"and {len(out) - limit} more"] if len(out) > limit else [])

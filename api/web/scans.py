@@ -1,0 +1,101 @@
+"""Uploaded pad photos between the upload and the verdict: a file pair per scan, kept a day.
+
+``SCAN_DIR`` (config ``WEB_SCAN_DIR``, default ``<instance>/web-scans``) holds
+``ID.jpg`` (the photo turned upright, as the reader saw it) and ``ID.json`` (the
+reader's result and the rule set). Ids are random; old pairs are removed on upload.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import current_app
+
+KEEP_SECONDS = 24 * 3600
+_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def scan_dir() -> Path:
+    d = current_app.config.get("WEB_SCAN_DIR") or str(Path(current_app.instance_path) /
+                                                       "web-scans")
+    p = Path(d)
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def upright_jpeg(data: bytes) -> bytes | None:
+    """The photo turned as its EXIF orientation says (the reader's crop boxes use that frame)."""
+    try:
+        from PIL import Image, ImageOps
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+            up = ImageOps.exif_transpose(im) or im
+            out = io.BytesIO()
+            up.convert("RGB").save(out, "JPEG", quality=88)
+            return out.getvalue()
+    except Exception:  # the reader already accepted it; keep the original if PIL cannot
+        return None
+
+
+def save(photo: bytes, result: dict[str, Any], rules: str) -> str:
+    d = scan_dir()
+    _cleanup(d)
+    sid = secrets.token_urlsafe(18)
+    (d / f"{sid}.jpg").write_bytes(upright_jpeg(photo) or photo)
+    (d / f"{sid}.json").write_text(json.dumps({"result": result, "rules": rules,
+                                               "created": time.time()}))
+    return sid
+
+
+def load(sid: str) -> dict[str, Any] | None:
+    if not _ID.match(sid):
+        return None
+    p = scan_dir() / f"{sid}.json"
+    if not p.exists():
+        return None
+    data: dict[str, Any] = json.loads(p.read_text())
+    return data
+
+
+def photo_path(sid: str) -> Path | None:
+    if not _ID.match(sid):
+        return None
+    p = scan_dir() / f"{sid}.jpg"
+    return p if p.exists() else None
+
+
+def crop_png(sid: str, box: list[int], margin: int = 14) -> bytes | None:
+    """The cell's crop (with a margin of its neighbours) as PNG, enlarged for a phone."""
+    p = photo_path(sid)
+    if p is None:
+        return None
+    from PIL import Image
+    with Image.open(p) as im:
+        x0, y0, x1, y1 = box
+        x0, y0 = max(0, x0 - margin), max(0, y0 - margin)
+        x1, y1 = min(im.width, x1 + margin), min(im.height, y1 + margin)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        crop = im.crop((x0, y0, x1, y1))
+        scale = max(1.0, 240 / max(crop.width, 1))
+        if scale > 1:
+            crop = crop.resize((int(crop.width * scale), int(crop.height * scale)))
+        out = io.BytesIO()
+        crop.save(out, "PNG")
+        return out.getvalue()
+
+
+def _cleanup(d: Path) -> None:
+    now = time.time()
+    for f in d.glob("*"):
+        try:
+            if now - f.stat().st_mtime > KEEP_SECONDS:
+                f.unlink()
+        except OSError:
+            pass

@@ -1,0 +1,119 @@
+"""Benchmark the pad reader on generated photos it was not trained on.
+
+Numbers are written with the held-out handwriting fonts (ocr.handwriting.EVAL_FONTS)
+and the reserved MNIST rows (index % 500 >= 400), then photographed with random
+perspective, rotation (up to upside down), light, shadow, blur, noise and JPEG.
+Three readers run on the same photos in one run: tesseract alone, the digit
+classifier alone, and both combined (the shipped reader).
+
+Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ocr import evaluate  # noqa: E402
+from ocr.reader import Reader, ScanError  # noqa: E402
+from ocr.render import sample  # noqa: E402
+
+MODES = {
+    "tesseract": {"use_classifier": False, "use_tesseract": True},
+    "classifier": {"use_classifier": True, "use_tesseract": False},
+    "combined": {"use_classifier": True, "use_tesseract": True},
+}
+
+
+def hand_of(s: object) -> str:
+    hand = s.style.hand  # type: ignore[attr-defined]
+    return "MNIST reserved rows" if hand.use_mnist else Path(hand.font).stem
+
+
+def run(count: int, seed: int, verbose: bool,
+        by_hand: dict[str, evaluate.Score] | None = None) -> dict[str, dict[str, float]]:
+    readers = {m: Reader(**kw) for m, kw in MODES.items()}  # type: ignore[arg-type]
+    totals = {m: evaluate.Score() for m in MODES}
+    seconds: dict[str, list[float]] = {m: [] for m in MODES}
+    failures = {m: 0 for m in MODES}
+    fronts = 0
+    for i in range(count):
+        s = sample(seed + i, split="eval")
+        fronts += s.side.value == "front"
+        for mode, reader in readers.items():
+            t0 = time.perf_counter()
+            try:
+                result = reader.scan(s.jpeg)
+            except ScanError as exc:
+                failures[mode] += 1
+                if verbose:
+                    print(f"  {seed + i} {mode}: ScanError {exc.code}", file=sys.stderr)
+                continue
+            seconds[mode].append(time.perf_counter() - t0)
+            sc = evaluate.score(result, s.sheet, s.side)
+            totals[mode].add(sc)
+            if by_hand is not None and mode == "combined":
+                by_hand.setdefault(hand_of(s), evaluate.Score()).add(sc)
+            if verbose and mode == "combined":
+                for e in sc.errors:
+                    print(f"  {seed + i} {s.side.value}: {e}", file=sys.stderr)
+    out: dict[str, dict[str, float]] = {}
+    for mode in MODES:
+        t = totals[mode]
+        cells = max(t.cells, 1)
+        out[mode] = {
+            "photos": count,
+            "front_photos": fronts,
+            "scan_errors": failures[mode],
+            "cells": t.cells,
+            "cell_accuracy": t.correct / cells,
+            "confident_share": t.confident / cells,
+            "silent_error_rate": t.silent / cells,
+            "wrong_flagged_share": t.wrong_flagged / max(t.wrong, 1),
+            "sheet_exact_rate": t.sheets_exact / max(t.sheets, 1),
+            "name_accuracy": t.names_right / max(t.names, 1),
+            "seconds_per_photo_mean": statistics.fmean(seconds[mode]) if seconds[mode] else 0.0,
+            "seconds_per_photo_max": max(seconds[mode], default=0.0),
+        }
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=50_000)
+    ap.add_argument("--json", type=Path, help="also write the numbers here")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
+    args = ap.parse_args()
+    by_hand: dict[str, evaluate.Score] = {}
+    results = run(args.count, args.seed, args.verbose, by_hand)
+    keys = list(next(iter(results.values())).keys())
+    print(f"{'metric':28s}" + "".join(f"{m:>12s}" for m in results))
+    for k in keys:
+        row = []
+        for m in results:
+            v = results[m][k]
+            row.append(f"{v:12.4f}" if isinstance(v, float) else f"{v:12d}")
+        print(f"{k:28s}" + "".join(row))
+    print("\ncombined reader by handwriting source (held out from training):")
+    print(f"{'source':32s}{'cells':>8s}{'accuracy':>10s}{'confident':>10s}{'silent':>8s}")
+    for name, sc in sorted(by_hand.items()):
+        n = max(sc.cells, 1)
+        print(f"{name:32s}{sc.cells:8d}{sc.correct / n:10.4f}{sc.confident / n:10.4f}"
+              f"{sc.silent:8d}")
+    if args.json:
+        out = {"modes": results, "by_hand": {k: {"cells": v.cells, "correct": v.correct,
+                                                  "confident": v.confident, "silent": v.silent}
+                                              for k, v in by_hand.items()}}
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

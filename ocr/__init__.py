@@ -1,0 +1,29 @@
+"""Reading photographed Yahtzee pads: photo -> sheet, honest about every unsure cell.
+
+``scan_image(data, rules=None)`` returns a ``ScanResult`` (the sheet in the core's
+format plus every cell's value, confidence, candidates, crop box and status) or
+raises ``ScanError`` with a stable ``code``: not_an_image, too_large,
+too_many_pixels, not_a_pad, too_blurred, empty_pad.
+"""
+
+from __future__ import annotations
+
+from .reader import (
+    CONFIDENT,
+    MAX_BYTES,
+    MAX_PIXELS,
+    NEEDS_REVIEW,
+    UNREADABLE,
+    CellRead,
+    Reader,
+    ScanError,
+    ScanResult,
+    scan_image,
+)
+from .tesseract import Engine, FakeEngine, OcrEngineError, OcrText, TesseractEngine
+
+__all__ = [
+    "CONFIDENT", "MAX_BYTES", "MAX_PIXELS", "NEEDS_REVIEW", "UNREADABLE", "CellRead", "Engine",
+    "FakeEngine", "OcrEngineError", "OcrText", "Reader", "ScanError", "ScanResult",
+    "TesseractEngine", "scan_image",
+]

@@ -1,0 +1,136 @@
+"""The service through real HTTP on loopback (werkzeug's server in a thread, and the CLI)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from werkzeug.serving import make_server
+
+from api import create_app
+
+from .conftest import full_game, pad, sheet
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[str]:
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'srv.db'}",
+                      "RATELIMIT_ENABLED": False})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        t.join(5)
+        app.extensions["scorepad.engine"].dispose()
+
+
+def test_verify_and_matches_over_http(server: str) -> None:
+    with requests.Session() as http:
+        r = http.post(f"{server}/api/v1/verify", json=pad("impossible_box_values"), timeout=10)
+        assert r.status_code == 200 and r.json()["ok"] is False
+        g = http.post(f"{server}/api/v1/groups", json={"name": "club"}, timeout=10).json()
+        h = {"Authorization": f"Bearer {g['token']}"}
+        r = http.post(f"{server}/api/v1/groups/{g['id']}/matches", headers=h, timeout=10,
+                      json={"sheet": sheet(("A", [full_game()]), ("B", [full_game()]))})
+        assert r.status_code == 201
+        st = http.get(f"{server}/api/v1/groups/{g['id']}/stats", headers=h, timeout=10).json()
+        assert st["games"] == 1 and {p["wins"] for p in st["players"]} == {1}
+
+
+def test_concurrent_writes_over_http(server: str) -> None:
+    with requests.Session() as http:
+        g = http.post(f"{server}/api/v1/groups", json={"name": "club"}, timeout=10).json()
+    h = {"Authorization": f"Bearer {g['token']}"}
+    results: list[int] = []
+
+    def worker() -> None:
+        with requests.Session() as s:
+            for _ in range(5):
+                r = s.post(f"{server}/api/v1/groups/{g['id']}/matches", headers=h, timeout=30,
+                           json={"sheet": sheet(("A", [full_game()]))})
+                results.append(r.status_code)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert results == [201] * 20
+    lst = requests.get(f"{server}/api/v1/groups/{g['id']}/matches", headers=h, timeout=10).json()
+    assert lst["total"] == 20
+
+
+def test_malformed_http_never_500(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    raw = [
+        b"POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 5\r\n\r\n{\"a\":",
+        b"POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 99999999\r\n\r\n{}",
+        b"GET /api/v1/%ff%fe HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST /api/v1/groups/%00/matches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \xff\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    ]
+    for req in raw:
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(req)
+            s.shutdown(socket.SHUT_WR)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        status = int(data.split(b" ", 2)[1])
+        assert 400 <= status < 500, data[:200]
+        assert b"Traceback" not in data
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_up(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited with {proc.returncode}")
+        try:
+            if requests.get(url, timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise AssertionError("server did not come up")
+
+
+def test_scorepad_serve_command(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "SCOREPAD_DATABASE_URL": f"sqlite:///{tmp_path / 'serve.db'}"}
+    proc = subprocess.Popen([sys.executable, "-m", "scorepad.cli", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_up(f"http://127.0.0.1:{port}/api/v1/health", proc)
+        r = requests.get(f"http://127.0.0.1:{port}/api/v1/rules", timeout=5)
+        assert r.status_code == 200
+        assert requests.get(f"http://127.0.0.1:{port}/docs", timeout=5).status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert (tmp_path / "serve.db").exists()
+
+
+def test_serve_rejects_bad_port() -> None:
+    from scorepad.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2

@@ -1,0 +1,192 @@
+"""Fast tests of the pad reader's parts, with the fake OCR engine (no tesseract)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from ocr import ScanError, digits, layout, render, scan_image
+from ocr import handwriting as hw
+from ocr.reader import (
+    CONFIDENT,
+    NEEDS_REVIEW,
+    UNREADABLE,
+    Candidate,
+    Reader,
+    count_marks,
+    decide,
+    glyphs,
+    load_image,
+    tesseract_number,
+)
+from ocr.tesseract import FakeEngine, OcrText, parse_tsv
+from scorepad.boxes import Box, TotalField
+from scorepad.schemas import dump_sheet, load_sheet
+
+from .conftest import photo_of
+
+TSV = (
+    "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+    "1\t1\t0\t0\t0\t0\t0\t0\t100\t50\t-1\t\n"
+    "5\t1\t1\t1\t1\t1\t5\t5\t20\t30\t91.5\t25\n"
+    "1\t2\t0\t0\t0\t0\t0\t0\t100\t50\t-1\t\n"
+    "5\t3\t1\t1\t1\t1\t5\t5\t20\t30\t40\t1\n"
+    "5\t3\t1\t1\t1\t2\t30\t5\t20\t30\t80\t2\n"
+)
+
+
+def test_tsv_gives_one_reading_per_page_in_order() -> None:
+    out = parse_tsv(TSV, 3)
+    assert [o.text for o in out] == ["25", "", "1 2"]
+    assert out[0].confidence == pytest.approx(0.915)
+    assert out[1].confidence == 0.0
+    assert out[2].confidence == pytest.approx(0.40)  # the weakest word
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("25", 25), ("2 5", 25), ("O", 0), ("l2", 12), ("S0", 50), ("", None), ("abc", None),
+    ("12345", None), ("-", None),
+])
+def test_tesseract_text_to_number(text: str, want: int | None) -> None:
+    assert tesseract_number(text) == want
+
+
+def test_decide_prefers_what_was_read_and_marks_legal_fallbacks_inferred() -> None:
+    legal = frozenset({0, 25})
+    read = decide([Candidate(25, 0.9), Candidate(26, 0.1)], None, 0.0, legal)
+    assert (read.value, read.inferred) == (25, False)
+    # the best reading (26) is illegal in Full House: 25 is chosen *because it is legal*
+    fallback = decide([Candidate(26, 0.7), Candidate(25, 0.3)], None, 0.0, legal)
+    assert (fallback.value, fallback.inferred) == (25, True)
+    assert fallback.confidence < 0.5
+    nothing = decide([Candidate(7, 1.0)], None, 0.0, legal)
+    assert nothing.value is None
+
+
+def test_tesseract_agreement_raises_confidence() -> None:
+    alone = decide([Candidate(18, 0.6), Candidate(13, 0.4)], None, 0.0, None)
+    agreed = decide([Candidate(18, 0.6), Candidate(13, 0.4)], 18, 0.95, None)
+    disagreed = decide([Candidate(18, 0.6), Candidate(13, 0.4)], 13, 0.95, None)
+    assert agreed.value == 18 and agreed.confidence > alone.confidence
+    assert disagreed.value == 13
+
+
+def _png(w: int, h: int) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (w, h), "white").save(buf, "PNG")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("data", "code"), [
+    (b"", "not_an_image"),
+    (b"this is not an image at all", "not_an_image"),
+    (b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, "not_an_image"),
+])
+def test_bad_bytes_get_a_stable_code(data: bytes, code: str) -> None:
+    with pytest.raises(ScanError) as exc:
+        load_image(data)
+    assert exc.value.code == code
+
+
+def test_size_limits() -> None:
+    png = _png(300, 200)
+    with pytest.raises(ScanError) as exc:
+        load_image(png, max_bytes=len(png) - 1)
+    assert exc.value.code == "too_large"
+    with pytest.raises(ScanError) as exc:
+        load_image(png, max_pixels=300 * 200 - 1)
+    assert exc.value.code == "too_many_pixels"
+    assert load_image(png).size == (300, 200)
+    with pytest.raises(ScanError) as exc:
+        Reader(FakeEngine(), max_pixels=1000).scan(png)
+    assert exc.value.code == "too_many_pixels"
+
+
+def test_a_photo_without_a_pad_is_refused_before_any_ocr() -> None:
+    rng = np.random.default_rng(3)
+    noise = Image.fromarray(rng.integers(0, 255, (900, 700, 3), dtype=np.uint8))
+    im = Image.new("RGB", (900, 700), (120, 90, 60))
+    d = ImageDraw.Draw(im)
+    d.ellipse((100, 100, 600, 500), fill=(240, 240, 240))
+    engine = FakeEngine()
+    for img in (noise, im):
+        buf = io.BytesIO()
+        img.save(buf, "JPEG")
+        with pytest.raises(ScanError) as exc:
+            scan_image(buf.getvalue(), engine=engine)
+        assert exc.value.code == "not_a_pad"
+    assert engine.calls == 0
+
+
+def test_blurred_photo_is_refused(front_sheet) -> None:  # type: ignore[no-untyped-def]
+    data = photo_of(front_sheet, spec=render.PhotoSpec(angle=3.0, blur=6.0, noise=2.0, jpeg=85))
+    with pytest.raises(ScanError) as exc:
+        scan_image(data, engine=FakeEngine())
+    assert exc.value.code == "too_blurred"
+
+
+def test_grid_fits_the_card() -> None:
+    for g in (layout.FRONT, layout.BACK):
+        assert g.bottom < layout.CARD_H - layout.FRAME
+        assert g.col_x[-1] < layout.CARD_W - layout.FRAME
+    fields = {r.field for r in layout.FRONT_ROWS if r.field is not None}
+    assert fields == set(Box) | set(TotalField) - {TotalField.YAHTZEE_BONUS}
+
+
+def test_marks_are_counted() -> None:
+    for n in range(0, 5):
+        mask = np.zeros((40, 90), np.uint8)
+        for i in range(n):
+            mask[6:34, 8 + i * 18: 11 + i * 18] = 255
+        assert count_marks(glyphs(mask)) == n
+
+
+def test_classifier_reads_held_out_font_digits() -> None:
+    masks, want = [], []
+    for path in hw.available(hw.EVAL_FONTS):
+        for d in range(10):
+            g = hw.glyph(path, str(d), 40)
+            masks.append(((g > 100) * 255).astype(np.uint8))
+            want.append(d)
+    if not masks:
+        pytest.skip("no evaluation fonts installed")
+    got = digits.classify(masks).argmax(axis=1)
+    assert float((got == np.array(want)).mean()) >= 0.75
+
+
+def test_scan_with_fake_engine_runs_one_batch_and_reports_every_cell(front_sheet) -> None:  # type: ignore[no-untyped-def]
+    data = photo_of(front_sheet)
+    engine = FakeEngine(lambda i, im: OcrText("", 0.0))
+    result = scan_image(data, engine=engine)
+    assert engine.calls == 1
+    assert result.side is layout.Side.FRONT
+    assert result.rotation == 0
+    n_games = len(front_sheet.players[0].games)
+    assert len(result.sheet.players[0].games) == n_games
+    photo = Image.open(io.BytesIO(data))
+    for cell in result.cells:
+        assert cell.status in (CONFIDENT, NEEDS_REVIEW, UNREADABLE)
+        x0, y0, x1, y1 = cell.box
+        assert 0 <= x0 < x1 <= photo.width + 2 and 0 <= y0 < y1 <= photo.height + 2
+    out = result.to_dict()
+    assert load_sheet(out["sheet"]) is not None  # the core's own format
+    assert dump_sheet(result.sheet) == out["sheet"]
+    assert {"confident", "needs_review", "unreadable"} == set(out["counts"])
+
+
+def test_the_reader_keeps_a_wrong_total_it_reads(front_sheet) -> None:  # type: ignore[no-untyped-def]
+    """An OCR engine that reads every cell as "999": the grand total stays what was read,
+    never the arithmetic sum of the boxes."""
+    game = front_sheet.players[0].games[0]
+    data = photo_of(front_sheet)
+    result = scan_image(data, engine=FakeEngine(lambda i, im: OcrText("999", 0.99)))
+    got = result.sheet.players[0].games[0]
+    assert got is not None and game is not None
+    gt = [c for c in result.cells if c.field == "grand_total" and c.column == 0][0]
+    assert gt.value == got.totals.get(TotalField.GRAND_TOTAL)
+    for c in result.cells:
+        if c.field in {b.value for b in Box} and c.value is not None:
+            assert c.value != 999  # 999 is never a legal box value

@@ -1,0 +1,322 @@
+"""The web pages in a real browser (Chromium via Playwright) against the app on loopback."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import requests
+
+from .conftest import SHOTS, shoot
+from .fakescan import FakeScanner
+
+ANN = [3, 6, 9, 12, 15, 18, 24, 0, 25, 30, 40, 50, 22]  # upper 63 (+35), lower 191: 289
+BEN = [2, 4, 6, 8, 10, 12, 17, 0, 0, 30, 0, 0, 20]  # upper 42, lower 67: 109
+
+
+def _active_name(page: Any) -> str:
+    return str(page.evaluate("document.activeElement && document.activeElement.name"))
+
+
+UNLABELLED = """() => Array.from(document.querySelectorAll(
+    'input:not([type=hidden]), select, button, textarea')).filter(e => {
+  if (e.closest('[hidden]') || e.closest('dialog:not([open])')) return false;
+  const named = (e.labels && e.labels.length) || e.getAttribute('aria-label')
+    || e.getAttribute('aria-labelledby') || (e.tagName === 'BUTTON' && e.textContent.trim());
+  return !named;
+}).map(e => e.outerHTML.slice(0, 120))"""
+
+
+def _assert_labelled(page: Any) -> None:
+    """Every visible control has an accessible name (a label, aria-label or its text)."""
+    assert page.evaluate(UNLABELLED) == []
+
+
+def _type_column(page: Any, values: list[int]) -> None:
+    for v in values:
+        page.keyboard.type(str(v))
+        page.keyboard.press("Enter")
+
+
+def test_type_a_card_by_hand(serve: Callable[..., str], page: Any) -> None:
+    base = serve()
+    page.goto(base + "/")
+    assert page.locator("input[name=rules][value=hasbro]").is_checked()
+    assert page.locator("label.rule", has_text="classic").locator(".diff li").count() >= 1
+    _assert_labelled(page)
+    shoot(page, "home")
+    page.click("#type-card")
+    page.wait_for_url("**/pad?rules=hasbro")
+    page.fill("input[name='p0.name']", "Ann")
+    page.fill("input[name='p1.name']", "Ben")
+    page.focus("input[name='p0.g0.aces']")
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    assert _active_name(page) == "p0.g0.twos"  # Enter moves down the column
+    page.keyboard.press("ArrowUp")
+    assert _active_name(page) == "p0.g0.aces"
+    page.keyboard.press("ArrowDown")
+    _type_column(page, ANN[1:])
+    # the upper totals filled in as the boxes were typed, Enter skipped them
+    assert page.input_value("input[name='p0.g0.upper_total_score']") == "63"
+    assert page.input_value("input[name='p0.g0.upper_bonus']") == "35"
+    assert page.input_value("input[name='p0.g0.grand_total']") == "289"
+    assert _active_name(page) == "p0.g0.yahtzee_bonus_checks"
+    page.keyboard.press("Enter")
+    assert _active_name(page) == "p1.g0.aces"  # on to the next player's card
+    _type_column(page, BEN)
+    page.fill("input[name='p1.g0.grand_total']", "119")  # Ben's slip: the boxes make 109
+    _assert_labelled(page)
+    shoot(page, "pad")
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict")
+    assert "has 1 error" in page.inner_text("#verdict-h")
+    cell = page.locator("td[data-field='p1.g0.grand_total']")
+    assert "sev-error" in (cell.get_attribute("class") or "")
+    assert "109" in cell.inner_text()  # what it should be, on the box
+    fid = cell.locator("a.mark").get_attribute("href")
+    finding = page.locator(f"li{fid}")
+    assert finding.get_attribute("data-code") == "TOTAL_ARITHMETIC"
+    assert "001:166-172" in finding.inner_text()
+    assert "Ann wins" in page.inner_text("#winner")
+    _assert_labelled(page)
+    shoot(page, "verdict")
+
+
+def test_what_can_i_score(serve: Callable[..., str], page: Any) -> None:
+    base = serve()
+    page.goto(base + "/pad?rules=hasbro&players=1")
+    page.fill("input[name='p0.g0.sixes']", "18")
+    page.fill("input[name='p0.g0.yahtzee']", "50")
+    page.click("button[value=add_game]")  # redrawn with a second column, values kept
+    page.wait_for_selector("input[name='p0.g1.aces']")
+    assert page.input_value("input[name='p0.g0.sixes']") == "18"
+    for i in range(5):
+        page.fill(f"#die-{i}", "6")
+    page.click("#opt-ask")
+    page.wait_for_selector("#opt-result .opt-list li")
+    ls = page.locator("#opt-result li.yes[data-box=large_straight]")
+    assert "40" in ls.locator(".val").inner_text()
+    assert "001:144-160" in ls.locator(".why").inner_text()
+    assert page.locator("#opt-result li.yes[data-box=aces]").count() == 0  # lower box first
+    assert "bonus" in page.inner_text("#opt-result").lower()
+    page.locator("#options").scroll_into_view_if_needed()
+    shoot(page, "options", both=False)
+
+
+def _token(page: Any) -> dict[str, str]:
+    groups = json.loads(page.evaluate("localStorage.getItem('scorepad.groups')"))
+    return dict(groups[0])
+
+
+def _game(values: list[int], checks: int = 0) -> dict[str, Any]:
+    keys = ["aces", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+            "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
+            "chance"]
+    return {"boxes": dict(zip(keys, values, strict=True)), "yahtzee_bonus_checks": checks}
+
+
+def _more_matches(base: str, group: dict[str, str]) -> None:
+    """Some history for the charts: a dozen evenings of Ann and Ben."""
+    h = {"Authorization": f"Bearer {group['token']}"}
+    day = dt.date(2026, 9, 1)
+    for i in range(12):
+        a = [i % 4 + 1, 6, 9, 12, 15, 18 + (i % 3) * 6, 18 + i % 10, 0 if i % 3 else 24, 25,
+             30, 40 if i % 2 else 0, 50 if i % 4 == 0 else 0, 18 + i % 7]
+        b = [2, 4, 9, 12, 10, 24, 22, 16 + i, 0 if i % 2 else 25, 30, 40, 0, 21]
+        sheet = {"rules": "hasbro", "players": [
+            {"name": "Ann", "games": [_game(a)]}, {"name": "Ben", "games": [_game(b)]}]}
+        r = requests.post(f"{base}/api/v1/groups/{group['id']}/matches", headers=h, timeout=10,
+                          json={"sheet": sheet, "played_on": str(day + dt.timedelta(days=7 * i)),
+                                "place": "kitchen"})
+        assert r.status_code == 201, r.text
+
+
+def test_photo_review_verdict_group_and_statistics(serve: Callable[..., str], page: Any) -> None:
+    scanner = FakeScanner()
+    base = serve(WEB_SCANNER=scanner)
+    page.goto(base + "/")
+    page.set_input_files("#photo", files=[{"name": "pad.jpg", "mimeType": "image/jpeg",
+                                           "buffer": scanner.photo()}])
+    page.wait_for_url("**/scan/**")
+    assert scanner.calls == 1
+    flagged = page.locator("td.flag")
+    assert flagged.count() == 3
+    assert page.locator("#check-btn").is_disabled()  # nothing is checked before confirming
+    assert page.evaluate("document.getElementById('pad-photo').naturalWidth") > 0
+    _assert_labelled(page)
+    shoot(page, "review")
+    # the unsure Aces: the crop from the photo, then the correction
+    page.click("td.flag button[data-field='p0.g0.aces']")
+    page.wait_for_selector("#cell-dialog[open]")
+    page.wait_for_function("document.getElementById('cd-crop').naturalWidth > 0")
+    assert "3" in page.inner_text("#cd-read")
+    page.screenshot(path=str(SHOTS / "review-cell-phone.png"))
+    page.fill("#cd-value", "7")
+    page.click("#cd-ok")
+    assert "confirmed" in (page.locator("td.flag", has=page.locator(
+        "button[data-field='p0.g0.aces']")).get_attribute("class") or "")
+    page.click("td.flag button[data-field='p0.g0.full_house']")
+    page.click("#cd-ok")
+    assert page.locator("#check-btn").is_disabled()  # Chance is still unconfirmed
+    page.click("td.flag button[data-field='p0.g0.chance']")
+    page.fill("#cd-value", "22")
+    page.keyboard.press("Enter")
+    assert page.locator("#check-btn").is_enabled()
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict")
+    aces = page.locator("td[data-field='p0.g0.aces']")
+    assert "sev-error" in (aces.get_attribute("class") or "")
+    fid = aces.locator("a.mark").first.get_attribute("href")
+    assert page.locator(f"li{fid}").get_attribute("data-code") == "BOX_VALUE_IMPOSSIBLE"
+    # save it into a new group
+    page.fill("#new-group", "Tuesday table")
+    page.fill("#place", "kitchen")
+    page.click("#save-btn")
+    page.wait_for_selector("#saved-link")
+    group = _token(page)
+    assert group["token"].startswith("spg_")
+    _more_matches(base, group)
+    page.click("#saved-link")
+    page.wait_for_selector("#group-name")
+    assert page.inner_text("#group-name") == "Tuesday table"
+    assert page.locator("table.leaderboard th", has_text="Ann").count() == 1
+    shoot(page, "group")
+    with page.expect_download() as dl:
+        page.click("#export-csv")
+    csv_path = dl.value.path()
+    with open(csv_path, encoding="utf-8") as fh:
+        assert fh.readline().startswith("match_id,")
+    with page.expect_download() as dl2:
+        page.click("#export-backup")
+    with open(dl2.value.path(), encoding="utf-8") as fh:
+        assert json.load(fh)["group"]["id"] == group["id"]
+    # per-player statistics with their charts
+    page.click("table.leaderboard a:text-is('Ann')")
+    page.wait_for_selector("#player-name")
+    charts = page.locator("figure.chart svg")
+    assert charts.count() == 4
+    assert page.locator("figure.chart polyline.line").count() == 1
+    assert page.locator("figure.chart rect.bar.s2").count() > 10  # optimal play beside
+    assert page.locator("figure.chart rect.bar.s1").count() > 10
+    box = charts.first.bounding_box()
+    assert box is not None and box["width"] > 300  # readable on a 390 px phone
+    _assert_labelled(page)
+    shoot(page, "player-stats")
+    # a correction through the pad, and the match's history
+    page.goto(f"{base}/g/{group['id']}")
+    page.click("ul.match-list a:has(.badge.bad)")
+    page.wait_for_selector("#correct-form")
+    page.click("#correct-form button")
+    page.wait_for_selector("input[name='p0.g0.aces']")
+    assert page.input_value("input[name='p0.g0.aces']") == "7"
+    page.fill("input[name='p0.g0.aces']", "3")
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict.good")
+    page.fill("#reason", "Aces was a 3")
+    page.click("#save-btn")
+    page.wait_for_selector("#saved-link")
+    page.click("#saved-link")
+    page.click("ul.match-list a:has(.badge:text('corrected 1×'))")
+    page.wait_for_selector("ol.history")
+    assert page.locator("ol.history > li").count() == 2
+    history = page.inner_text("ol.history")
+    assert "Aces was a 3" in history and "Aces: 7 → 3" in history
+    shoot(page, "match-history")
+    # the invite link opens the group in another browser; without it the group stays shut
+    other = page.context.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        p2 = other.new_page()
+        p2.goto(f"{base}/g/{group['id']}")
+        p2.wait_for_selector("#no-token:not([hidden])")
+        p2.goto(f"{base}/g/{group['id']}#join={group['token']}")
+        p2.wait_for_selector("#group-name")
+        assert "join=" not in p2.url  # the key leaves the address bar at once
+        assert p2.inner_text("#group-name") == "Tuesday table"
+    finally:
+        other.close()
+
+
+XSS = "<script>window.__xss = 1</script>"
+XSS_NOTE = "<img src=x onerror=\"window.__xss = 2\">"
+
+
+def test_names_and_notes_are_escaped(serve: Callable[..., str], page: Any) -> None:
+    base = serve()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(base + "/pad?players=1")
+    page.fill("input[name='p0.name']", XSS)
+    page.fill("input[name='p0.g0.aces']", "3")
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict")
+    assert XSS in page.inner_text(".pname")
+    page.click("text=Edit the card")
+    page.wait_for_selector("input[name='p0.name']")
+    assert page.input_value("input[name='p0.name']") == XSS
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict")
+    page.fill("#new-group", XSS)
+    page.fill("#note", XSS_NOTE)
+    page.fill("#place", XSS_NOTE)
+    page.click("#save-btn")
+    page.wait_for_selector("#saved-link")
+    group = _token(page)
+    h = {"Authorization": f"Bearer {group['token']}"}
+    sheet = {"players": [{"name": XSS, "games": [_game(ANN)]}, {"name": "Bo", "games": [
+        _game(BEN)]}]}
+    r = requests.post(f"{base}/api/v1/groups/{group['id']}/matches", headers=h, timeout=10,
+                      json={"sheet": sheet, "note": XSS_NOTE, "place": XSS})
+    assert r.status_code == 201
+    page.click("#saved-link")
+    page.wait_for_selector("#group-name")
+    assert page.inner_text("#group-name") == XSS
+    assert XSS in page.inner_text("table.leaderboard")
+    page.click("ul.match-list a >> nth=0")
+    page.wait_for_selector("ol.history")
+    assert XSS_NOTE in page.inner_text("#group-part")
+    page.goto(base + "/g/" + group["id"])
+    page.wait_for_selector("table.leaderboard")
+    page.click(f"table.leaderboard a:text-is('{XSS}')")
+    page.wait_for_selector("#player-name")
+    assert page.inner_text("#player-name") == XSS
+    page.goto(base + "/groups")
+    assert XSS in page.inner_text("#group-list")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__xss") is None
+    assert dialogs == []
+
+
+@pytest.mark.slow
+def test_photo_through_the_real_reader(serve: Callable[..., str], page: Any) -> None:
+    from .realpad import sample_photo
+    photo = sample_photo()
+    base = serve()
+    page.goto(base + "/")
+    page.set_input_files("#photo", files=[{"name": "pad.jpg", "mimeType": "image/jpeg",
+                                           "buffer": photo}])
+    page.wait_for_url("**/scan/**", timeout=120_000)
+    page.wait_for_selector("table.pad")
+    page.wait_for_function("document.getElementById('pad-photo').naturalWidth > 0")
+    shoot(page, "review-photo")
+    for name in page.eval_on_selector_all("button.flag-btn", "bs => bs.map(b => b.dataset.field)"):
+        page.click(f"button.flag-btn[data-field='{name}']")
+        page.wait_for_selector("#cell-dialog[open]")
+        page.click("#cd-ok")
+    assert page.locator("#check-btn").is_enabled()
+    aces = "p0.g0.aces"
+    if page.locator(f"td.flag button[data-field='{aces}']").count():
+        page.click(f"td.flag button[data-field='{aces}']")
+        page.fill("#cd-value", "7")
+        page.click("#cd-ok")
+    else:
+        page.fill(f"input[name='{aces}']", "7")
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict")
+    cell = page.locator(f"td[data-field='{aces}']")
+    assert "sev-error" in (cell.get_attribute("class") or "")
+    fid = cell.locator("a.mark").first.get_attribute("href")
+    assert page.locator(f"li{fid}").get_attribute("data-code") == "BOX_VALUE_IMPOSSIBLE"
