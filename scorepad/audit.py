@@ -185,10 +185,12 @@ _SECTION: dict[TotalField, tuple[Box, ...]] = {
 def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
     grand_written = game.written(TotalField.GRAND_TOTAL)
     delta = None if grand_written is None else grand_written - t.grand_total
+    done = {section: all(game.boxes.get(b) is not None for b in section)
+            for section in set(_SECTION.values())}
     for total in TotalField:
         w = game.written(total)
         expected = t.expected(total)
-        section_done = all(game.boxes.get(b) is not None for b in _SECTION[total])
+        section_done = done[_SECTION[total]]
         if w is None:
             if game.complete and not (
                 (total is TotalField.UPPER_BONUS and expected == 0)
@@ -386,7 +388,7 @@ def audit_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
             witness = _audit_game(c, game, totals)
             report.games.append(GameReport(pi, player.name, n + 1, game.complete, totals, witness))
     c.game = None
-    tally = tally_sheet(sheet, rs)
+    tally = tally_sheet(sheet, rs, known={(g.player, g.game - 1): g.totals for g in report.games})
     _audit_players_scores(c, sheet, tally)
     _audit_winners(c, sheet, tally)
     report.findings = c.findings

@@ -95,20 +95,24 @@ class GameTotals:
     complete: bool
 
     def expected(self, total: TotalField) -> int:
-        return {
-            TotalField.UPPER_SUBTOTAL: self.upper_subtotal,
-            TotalField.UPPER_BONUS: self.upper_bonus,
-            TotalField.UPPER_TOTAL: self.upper_total,
-            TotalField.YAHTZEE_BONUS: self.yahtzee_bonus,
-            TotalField.LOWER_TOTAL: self.lower_total,
-            TotalField.UPPER_TOTAL_REPEAT: self.upper_total,
-            TotalField.GRAND_TOTAL: self.grand_total,
-        }[total]
+        value: int = getattr(self, _TOTAL_ATTR[total])
+        return value
 
     def to_dict(self) -> dict[str, int | bool]:
         d: dict[str, int | bool] = {t.value: self.expected(t) for t in TotalField}
         d["complete"] = self.complete
         return d
+
+
+_TOTAL_ATTR: dict[TotalField, str] = {
+    TotalField.UPPER_SUBTOTAL: "upper_subtotal",
+    TotalField.UPPER_BONUS: "upper_bonus",
+    TotalField.UPPER_TOTAL: "upper_total",
+    TotalField.YAHTZEE_BONUS: "yahtzee_bonus",
+    TotalField.LOWER_TOTAL: "lower_total",
+    TotalField.UPPER_TOTAL_REPEAT: "upper_total",
+    TotalField.GRAND_TOTAL: "grand_total",
+}
 
 
 def compute_totals(game: Game, rules: RuleSet) -> GameTotals:

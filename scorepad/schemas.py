@@ -210,12 +210,15 @@ def _flatten(messages: Any, path: str = "$") -> list[tuple[str, str]]:
     return [(path, str(messages))]
 
 
+_SHEET_SCHEMA = SheetSchema()  # reused: building the nested schemas costs more than a load
+
+
 def load_sheet(data: Any) -> Sheet:
     """A parsed JSON value -> Sheet; raises SheetFormatError naming every bad path."""
     if not isinstance(data, Mapping):
         raise SheetFormatError([("$", "expected a JSON object (a sheet)")])
     try:
-        sheet: Sheet = SheetSchema().load(data)
+        sheet: Sheet = _SHEET_SCHEMA.load(data)
     except ValidationError as exc:
         raise SheetFormatError(_flatten(exc.messages)) from None
     return sheet

@@ -110,15 +110,21 @@ def _rank(values: dict[str, int]) -> dict[str, int]:
     return {p: ordered.index(v) + 1 for p, v in values.items()}
 
 
-def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = None) -> Tally:
+def tally_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = None, *,
+                known: dict[tuple[int, int], GameTotals] | None = None) -> Tally:
+    """Tally a sheet; ``known`` holds totals already computed, by (player index, game index)."""
     rs = get_rules(rules if rules is not None else sheet.rules)
     names = [p.name for p in sheet.players]
     totals: dict[str, list[GameTotals | None]] = {}
-    for player in sheet.players:
+    known = known or {}
+    for pi, player in enumerate(sheet.players):
         column: list[GameTotals | None] = []
         for n in range(MAX_GAMES):
             g = player.games[n] if n < len(player.games) else None
-            column.append(None if g is None or g.blank else compute_totals(g, rs))
+            if g is None or g.blank:
+                column.append(None)
+            else:
+                column.append(known.get((pi, n)) or compute_totals(g, rs))
         totals[player.name] = column
 
     # A game's score is its card's grand total; where the sheet has no card for that game

@@ -40,8 +40,13 @@ def possible_values(rules: RuleSet, box: Box) -> frozenset[int]:
     Joker values add nothing new: FH 25 / SS 30 / LS 40 and the dice totals of
     five of a kind are already natural values of some roll.
     """
+    return _possible(rules)[box]
+
+
+@lru_cache(maxsize=64)
+def _possible(rules: RuleSet) -> dict[Box, frozenset[int]]:
     plain, five_kind = _value_tables(rules)
-    return plain[box] | five_kind[box]
+    return {b: plain[b] | five_kind[b] for b in ALL_BOXES}
 
 
 def needs_five_of_a_kind(rules: RuleSet, box: Box, value: int) -> bool:
