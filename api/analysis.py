@@ -5,10 +5,10 @@ and box choice of each game that carries a turn log against optimal play.
 ``POST /api/v1/advice`` takes a card in progress, the dice and the roll number and
 answers with the best keep (rolls 1-2) or box (roll 3) and the runner-up.
 
-Both answer 422 for requests that are well-formed but cannot be analysed: a sheet
-without turn logs (``NO_TURN_LOG``), a turn log no legal game produces
-(``TURN_LOG_NOT_ANALYSABLE``), a card no legal game reaches or a full card
-(``POSITION_NOT_ANALYSABLE``).
+A sheet without turn logs gets an empty ``games`` list. Both answer 422 for
+requests that are well-formed but cannot be analysed: a turn log no legal game
+produces (``TURN_LOG_NOT_ANALYSABLE``), a card no legal game reaches or a full
+card (``POSITION_NOT_ANALYSABLE``).
 
 The optimal-play table of a rule set is loaded from the disk cache (or solved,
 a few seconds) on the first request that needs it, then kept in memory.
@@ -25,25 +25,19 @@ from marshmallow import RAISE, fields, validate
 
 from scorepad.boxes import ALL_BOXES
 from scorepad.card import Sheet
-from scorepad.rules import RuleSetError, UnknownRuleSet, get_rules
-from scorepad.schemas import RulesField, SheetSchema, StrictInteger
+from scorepad.rules import REGISTRY, RuleSetError, UnknownRuleSet, get_rules
+from scorepad.schemas import SheetSchema, StrictInteger
 from scorepad.solver import AnalysisError, SolverError, advise, analyse_sheet, parse_card
 
 from .blueprint import Blueprint
 from .errors import ApiError
+from .schemas import RulesQuerySchema
 
 blp = Blueprint("analysis", __name__,
                 description="Skill analysis against optimal play, and advice for a position")
 
 
-class AnalyseQuerySchema(ma.Schema):
-    class Meta:
-        unknown = RAISE
-
-    rules = fields.String(
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "rule-set name or alias; overrides the sheet's own rules"},
-    )
+RULE_NAMES = sorted({n for rs in REGISTRY.all() for n in (rs.name, *rs.aliases)})
 
 
 class ChoiceSchema(ma.Schema):
@@ -84,7 +78,8 @@ class GameAnalysisSchema(ma.Schema):
 
 
 class AnalyseResponseSchema(ma.Schema):
-    games = fields.List(fields.Nested(GameAnalysisSchema))
+    games = fields.List(fields.Nested(GameAnalysisSchema),
+                        metadata={"description": "one entry per game with a turn log"})
 
 
 CardSchema = ma.Schema.from_dict(
@@ -102,8 +97,9 @@ class AdviceRequestSchema(ma.Schema):
     class Meta:
         unknown = RAISE
 
-    rules = RulesField(load_default=None, allow_none=True,
-                       metadata={"description": "rule-set name or custom rule-set object"})
+    rules = fields.String(load_default=None, allow_none=True,
+                          validate=validate.OneOf(RULE_NAMES),
+                          metadata={"description": "rule-set name or alias (default hasbro)"})
     card = fields.Nested(CardSchema, load_default=dict, metadata={
         "description": "the card so far: box -> value (or null), and yahtzee_bonus_checks"})
     dice = fields.List(StrictInteger(validate=validate.Range(1, 6)), required=True,
@@ -129,7 +125,7 @@ def _unprocessable(code: str, detail: str) -> ApiError:
 
 @blp.route("/analyse", methods=["POST"])
 @blp.arguments(SheetSchema, description="a sheet (scorepad/sheet@1) whose games carry turn logs")
-@blp.arguments(AnalyseQuerySchema, location="query")
+@blp.arguments(RulesQuerySchema, location="query")
 @blp.response(200, AnalyseResponseSchema)
 def analyse(sheet: Sheet, query: dict[str, Any]) -> dict[str, Any]:
     """Each keep and box choice valued against optimal play: loss, total loss, luck."""
@@ -141,8 +137,6 @@ def analyse(sheet: Sheet, query: dict[str, Any]) -> dict[str, Any]:
         results = analyse_sheet(sheet, rules)
     except (AnalysisError, SolverError) as exc:
         raise _unprocessable("TURN_LOG_NOT_ANALYSABLE", str(exc)) from None
-    if not results:
-        raise _unprocessable("NO_TURN_LOG", "no game of the sheet carries a turn log")
     return {"games": [a.to_dict() for a in results]}
 
 

@@ -3,7 +3,7 @@
 ``scan_image(data, rules=None)`` returns a ``ScanResult`` (the sheet in the core's
 format plus every cell's value, confidence, candidates, crop box and status) or
 raises ``ScanError`` with a stable ``code``: not_an_image, too_large,
-too_many_pixels, not_a_pad, too_blurred, empty_pad.
+too_many_pixels, not_a_pad, too_blurred, empty_pad (``merge``: two_backs).
 """
 
 from __future__ import annotations

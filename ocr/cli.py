@@ -16,7 +16,9 @@ def register(subparsers: Any) -> None:
         "scan", help="read a photo of a pad into a sheet (JSON)",
         description="Read a photographed pad (front score card or PLAYERS' SCORES back). "
                     "Prints the sheet, or with --report every cell's reading and status.")
-    scan.add_argument("photo", help="the photo (JPEG/PNG/...); - reads standard input")
+    scan.add_argument("photo", nargs="+",
+                      help="the photo (JPEG/PNG/...), - for standard input; several photos of "
+                           "one pad (score cards in player order, and the back) make one sheet")
     scan.add_argument("--rules", help="rule set name (decides what each box can hold)")
     scan.add_argument("--report", action="store_true",
                       help="print the full scan report (cells, candidates, statuses)")
@@ -53,31 +55,46 @@ def _fail(message: str) -> int:
 
 def _scan(args: argparse.Namespace) -> int:
     from scorepad.rules import UnknownRuleSet
+    from scorepad.schemas import dump_sheet
 
+    from .merge import merge
     from .reader import ScanError, scan_image
     from .tesseract import OcrEngineError
 
-    try:
-        data = sys.stdin.buffer.read() if args.photo == "-" else Path(args.photo).read_bytes()
-    except OSError as exc:
-        return _fail(f"cannot read {args.photo}: {exc.strerror or exc}")
-    try:
-        result = scan_image(data, rules=args.rules)
-    except ScanError as exc:
-        return _fail(f"{exc.code}: {exc.message}")
-    except OcrEngineError as exc:
-        return _fail(f"{exc.code}: {exc}")
-    except UnknownRuleSet as exc:
-        return _fail(str(exc))
-    out: Any = result.to_dict() if args.report else result.to_dict()["sheet"]
+    results = []
+    for photo in args.photo:
+        try:
+            data = sys.stdin.buffer.read() if photo == "-" else Path(photo).read_bytes()
+        except OSError as exc:
+            return _fail(f"cannot read {photo}: {exc.strerror or exc}")
+        try:
+            results.append(scan_image(data, rules=args.rules))
+        except ScanError as exc:
+            return _fail(f"{photo}: {exc.code}: {exc.message}")
+        except OcrEngineError as exc:
+            return _fail(f"{exc.code}: {exc}")
+        except UnknownRuleSet as exc:
+            return _fail(str(exc))
+    if len(results) == 1:
+        out: Any = results[0].to_dict() if args.report else results[0].to_dict()["sheet"]
+    else:
+        try:
+            sheet = dump_sheet(merge(results))
+        except ScanError as exc:
+            return _fail(f"{exc.code}: {exc.message}")
+        out = ({"sheet": sheet, "photos": [r.to_dict() for r in results]} if args.report
+               else sheet)
     text = json.dumps(out, indent=2)
     if args.output:
-        Path(args.output).write_text(text + "\n")
+        try:
+            Path(args.output).write_text(text + "\n")
+        except OSError as exc:
+            return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         print(text)
-    review = result.needs_review
+    review = sum(len(r.needs_review) for r in results)
     if review:
-        print(f"scorepad: {len(review)} cell(s) need review "
+        print(f"scorepad: {review} cell(s) need review "
               f"(run with --report to see them)", file=sys.stderr)
     return EXIT_OK
 

@@ -124,20 +124,41 @@ class Model:
         p: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return p
 
+
+
+_KEYS = ("w1", "b1", "w2", "b2", "mean", "std")
+
+
+@dataclass(frozen=True)
+class Ensemble:
+    """A few MLPs trained from different starts; their probabilities are averaged
+    (more accurate, and less sure of itself where the members disagree)."""
+
+    models: tuple[Model, ...]
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.mean([m.proba(x) for m in self.models], axis=0)
+        return out
+
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, **{k: getattr(self, k).astype(np.float16)
-                                     for k in ("w1", "b1", "w2", "b2", "mean", "std")})
+        arrays = {f"{k}_{i}": getattr(m, k).astype(np.float16)
+                  for i, m in enumerate(self.models) for k in _KEYS}
+        np.savez_compressed(path, n_models=np.array(len(self.models)), **arrays)
 
 
 @lru_cache(maxsize=2)
-def load(path: Path = WEIGHTS) -> Model:
+def load(path: Path = WEIGHTS) -> Ensemble:
     if not path.is_file():
         raise ModelMissing(f"digit classifier weights not found at {path}")
     with np.load(path) as z:
-        return Model(**{k: z[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2", "mean", "std")})
+        if "n_models" in z.files:
+            n = int(z["n_models"])
+            return Ensemble(tuple(
+                Model(**{k: z[f"{k}_{i}"].astype(np.float32) for k in _KEYS}) for i in range(n)))
+        return Ensemble((Model(**{k: z[k].astype(np.float32) for k in _KEYS}),))
 
 
-def classify(masks: list[np.ndarray], model: Model | None = None) -> np.ndarray:
+def classify(masks: list[np.ndarray], model: Ensemble | None = None) -> np.ndarray:
     """Ink masks -> (n, len(CLASSES)) probabilities."""
     if not masks:
         return np.zeros((0, len(CLASSES)), np.float32)

@@ -43,6 +43,8 @@ WORK_SIDE = 1600  # the photo is processed at most this large
 MIN_MATCH = 0.55  # line-pattern correlation below this: not a pad
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MAX_DIGITS = 4
+INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
+INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
 
 CONFIDENT, NEEDS_REVIEW, UNREADABLE = "confident", "needs_review", "unreadable"
 BLANK, SCRATCH, NUMBER, MARKS, TEXT = "blank", "scratch", "number", "marks", "text"
@@ -185,7 +187,16 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
     if bg <= 0:
         return np.zeros_like(cell)
     darkness = (bg - cell.astype(np.float32)) / max(bg, 1.0)
-    mask = (darkness > 0.3).astype(np.uint8) * 255
+    # Hysteresis: strokes are grown from clearly dark pixels into fainter ones, so a
+    # light pencil or a blurred photo still gives whole strokes.
+    dmax = float(darkness.max())
+    strong_at = INK_STRONG if dmax >= 2 * INK_STRONG else max(INK_MIN, 0.5 * dmax)
+    weak_at = INK_STRONG if dmax >= 2 * INK_STRONG else 0.7 * strong_at
+    weak = (darkness > weak_at).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    has_strong = np.zeros(n, bool)
+    has_strong[np.unique(labels[darkness > strong_at])] = True
+    mask = (has_strong[labels] & (labels > 0)).astype(np.uint8) * 255
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
     keep = np.zeros(n, bool)
@@ -426,7 +437,7 @@ def _clean_name(text: str) -> str:
 class Reader:
     """Reads photos of the pad; ``engine`` is the OCR engine (tesseract by default)."""
 
-    def __init__(self, engine: Engine | None = None, *, model: dg.Model | None = None,
+    def __init__(self, engine: Engine | None = None, *, model: dg.Ensemble | None = None,
                  use_classifier: bool = True, use_tesseract: bool = True,
                  tesseract_all: bool = False, cross_check: bool = True,
                  max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS) -> None:
@@ -558,7 +569,7 @@ class Reader:
         return CellRead(label, "name", column, None, TEXT, name, t.confidence, status, box=box,
                         candidates=[Candidate(name, t.confidence)], readers={"tesseract": t.text})
 
-    def _read_cell(self, cell: _Cell, texts: list[OcrText], model: dg.Model | None,
+    def _read_cell(self, cell: _Cell, texts: list[OcrText], model: dg.Ensemble | None,
                    rules: RuleSet, box: tuple[int, int, int, int]) -> CellRead:
         row = cell.row
         fieldname = _field_name(row)

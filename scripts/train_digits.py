@@ -227,7 +227,7 @@ def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int,
     return dg.Model(w1, b1, w2, b2, mean.astype(np.float32), std.astype(np.float32))
 
 
-def evaluate(model: dg.Model, rng: np.random.Generator) -> None:
+def evaluate(model: dg.Ensemble, rng: np.random.Generator) -> None:
     """Accuracy on the reserved MNIST rows and the held-out fonts (never trained on)."""
     res = hw.mnist_split(reserved=True)
     if res is not None:
@@ -256,6 +256,8 @@ def main() -> int:
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--pads", type=int, default=50, help="rendered pads to cut glyphs from")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--models", type=int, default=2, help="ensemble members")
+    ap.add_argument("--hidden", type=int, default=128, help="hidden units per member")
     ap.add_argument("--out", type=Path, default=dg.WEIGHTS)
     args = ap.parse_args()
     t0 = time.time()
@@ -263,8 +265,12 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     x, y = build(rng, args.pads)
     print(f"{len(y)} training samples built in {time.time() - t0:.1f}s", flush=True)
-    model = train(x, y, rng, args.epochs)
-    model.save(args.out)
+    members = []
+    for i in range(args.models):  # an ensemble: same data, different starts and orders
+        print(f"model {i + 1} of {args.models}", flush=True)
+        members.append(train(x, y, np.random.default_rng(args.seed + 101 * i), args.epochs,
+                             args.hidden))
+    dg.Ensemble(tuple(members)).save(args.out)
     dg.load.cache_clear()
     evaluate(dg.load(args.out), np.random.default_rng(args.seed + 1))
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) in {time.time() - t0:.1f}s")

@@ -179,10 +179,14 @@ def _state(table: OptimalTable, boxes: Mapping[Box, int], checks: int) -> State:
 
 # -- game analysis -----------------------------------------------------------------------
 
-def _turn_keeps(t: Turn, n: int) -> tuple[list[list[int]], bool]:
-    """The kept dice between the turn's rolls, inferring them when the log has none."""
+def _turn_keeps(t: Turn, n: int, last: bool) -> tuple[list[list[int]], bool]:
+    """The kept dice between the turn's rolls, inferring them when the log has none.
+
+    The last turn of a game in progress may end with a keep and no roll after it.
+    """
     rolls = t.rolls
-    if len(t.kept) == len(rolls) - 1:
+    if len(t.kept) == len(rolls) - 1 or (
+            last and t.box is None and len(t.kept) == len(rolls) < 3):
         return [sorted(k) for k in t.kept], False
     if not t.kept and len(rolls) > 1:
         # No keeps logged: the dice common to consecutive rolls are taken as kept.
@@ -218,16 +222,18 @@ def analyse_game(game: Game | Sequence[Turn], rules: RuleSet | str | dict[str, A
             rolls = [list(parse_dice(r)) for r in t.rolls]
         except DiceError as exc:
             raise AnalysisError(f"turn {n}: {exc}") from None
-        keeps, inferred = _turn_keeps(t, n)
+        is_last = n == len(turns)
+        keeps, inferred = _turn_keeps(t, n, is_last)
         state = _state(table, boxes, checks)
         ta = table.turn(state)
         before = len(decisions)
         for i, keep in enumerate(keeps):
             roll_no = i + 1
-            if not is_submultiset(keep, rolls[i]) or not is_submultiset(keep, rolls[i + 1]):
+            after = rolls[i + 1] if i + 1 < len(rolls) else keep
+            if not is_submultiset(keep, rolls[i]) or not is_submultiset(keep, after):
                 raise AnalysisError(
                     f"turn {n}: kept dice {keep} are not in roll {roll_no} {rolls[i]} "
-                    f"and roll {roll_no + 1} {rolls[i + 1]}"
+                    f"and roll {roll_no + 1} {after}"
                 )
             r = keep_index(rolls[i])
             ek, m = _keep_arrays(ta, roll_no)
@@ -236,6 +242,14 @@ def analyse_game(game: Game | Sequence[Turn], rules: RuleSet | str | dict[str, A
             best.expected = state.points + float(m[r])
             decisions.append(Decision(n, roll_no, rolls[i], chosen, best, inferred))
         # The box.
+        if t.box is None and is_last:
+            # A turn still being played: valued where it stands (after the keep, if any).
+            if len(keeps) == len(rolls):
+                here = decisions[-1].chosen.expected
+            else:
+                here = state.points + _roll_value(ta, len(rolls), keep_index(rolls[-1]))
+            turn_losses.append(sum(d.loss for d in decisions[before:]))
+            return _result(rs, table, decisions, turns, turn_losses, complete=False, score=here)
         if t.box is None:
             raise AnalysisError(f"turn {n}: no box was filled")
         if t.box in boxes:
@@ -272,6 +286,11 @@ def analyse_game(game: Game | Sequence[Turn], rules: RuleSet | str | dict[str, A
         score = float(final.points + (rs.upper_bonus if upper >= rs.upper_bonus_threshold else 0))
     else:
         score = final.points + table.future(final.mask, final.upper, final.yahtzee50)
+    return _result(rs, table, decisions, turns, turn_losses, complete=complete, score=score)
+
+
+def _result(rs: RuleSet, table: OptimalTable, decisions: list[Decision], turns: list[Turn],
+            turn_losses: list[float], *, complete: bool, score: float) -> GameAnalysis:
     return GameAnalysis(
         rule_set=rs.name, decisions=decisions, turns=len(turns), complete=complete,
         optimal_expected=table.expected_score, score=score, turn_losses=turn_losses,

@@ -37,6 +37,7 @@ from ._dice import NKEEPS, ROLL_START, YAHTZEE_FACE, dice_of, keep_index
 NBOXES = len(ALL_BOXES)
 FULL_MASK = (1 << NBOXES) - 1
 YAHTZEE_BIT = ALL_BOXES.index(Box.YAHTZEE)
+_INDEX = {b: i for i, b in enumerate(ALL_BOXES)}
 
 
 def open_boxes(mask: int) -> frozenset[Box]:
@@ -83,8 +84,12 @@ def build_placement_tables(rules: RuleSet) -> PlacementTables:
             dice = [face] * 5
             rows = []
             for boxes in opens:
-                allowed = allowed_values(rules, boxes, yahtzee_value, dice)
-                rows.append([_best(allowed[b][0]) if b in allowed else -1 for b in ALL_BOXES])
+                row = [-1] * NBOXES
+                for box, (values, _) in allowed_values(rules, boxes, yahtzee_value,
+                                                       dice).items():
+                    if values:
+                        row[_INDEX[box]] = max(values)
+                rows.append(row)
             joker[y, face - 1, masks] = rows
     bonus = rules.yahtzee_bonus if legal_options(rules, {Box.YAHTZEE: 50}, [6] * 5).bonus else 0
     _check(natural, joker)

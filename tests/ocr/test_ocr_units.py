@@ -190,3 +190,26 @@ def test_the_reader_keeps_a_wrong_total_it_reads(front_sheet) -> None:  # type: 
     for c in result.cells:
         if c.field in {b.value for b in Box} and c.value is not None:
             assert c.value != 999  # 999 is never a legal box value
+
+
+def test_photos_of_one_pad_merge_into_one_sheet() -> None:
+    from ocr.merge import merge
+    from ocr.reader import ScanResult
+    from scorepad.card import Game, Player, PlayersScores, Sheet
+
+    def result(side: layout.Side, sheet: Sheet) -> ScanResult:
+        return ScanResult(sheet, side, [], 0, 1.0, 0.1, "fake")
+
+    a = result(layout.Side.FRONT, Sheet([Player("Ann", [Game(boxes={Box.ACES: 3})])], "hasbro"))
+    b = result(layout.Side.FRONT, Sheet([Player("Ann", [Game(boxes={Box.ACES: 2})])], "hasbro"))
+    back = result(layout.Side.BACK, Sheet([
+        Player("Ann", [], PlayersScores([200], 200)), Player("Bob", [], PlayersScores([150], 150)),
+        Player("Cy", [], PlayersScores([90], 90))]))
+    sheet = merge([a, b, back])
+    assert [len(p.games) for p in sheet.players] == [1, 1, 0]
+    assert len({p.name.casefold() for p in sheet.players}) == 3  # names kept unique
+    assert [p.players_scores.total for p in sheet.players if p.players_scores] == [200, 150, 90]
+    load_sheet(dump_sheet(sheet))
+    with pytest.raises(ScanError) as exc:
+        merge([back, back])
+    assert exc.value.code == "two_backs"

@@ -88,11 +88,24 @@ def test_missing_keeps_are_inferred() -> None:
     assert result.decisions[-1].chosen.value == 23  # the value the rules give, none written
 
 
+def test_turn_in_progress_is_valued_where_it_stands() -> None:
+    done = Turn(rolls=[[2, 3, 4, 5, 6]], box=Box.LARGE_STRAIGHT, value=40)
+    rolled = analyse_game([done, Turn(rolls=[[1, 1, 1, 2, 6]])], "hasbro")
+    kept = analyse_game([done, Turn(rolls=[[1, 1, 1, 2, 6]], kept=[[1, 1, 1]])], "hasbro")
+    assert not rolled.complete and rolled.turns == 2
+    assert [d.kind for d in kept.decisions][-1] == "keep"
+    # Keeping the three 1s is not the best keep: the position is worth less after it.
+    assert kept.score == pytest.approx(rolled.score - kept.decisions[-1].loss)
+    assert kept.luck == pytest.approx(rolled.luck)
+    with pytest.raises(AnalysisError):  # only the last turn may be unfinished
+        analyse_game([Turn(rolls=[[1, 1, 1, 2, 6]]), done], "hasbro")
+
+
 @pytest.mark.parametrize("turn", [
     Turn(rolls=[[1, 2, 3, 4, 5], [2, 2, 3, 4, 6]], kept=[[2, 2]], box=Box.CHANCE),
     Turn(rolls=[[1, 2, 3, 4, 5]] * 4, kept=[[1]] * 3, box=Box.CHANCE),
     Turn(rolls=[[2, 3, 3, 4, 5]], box=Box.FULL_HOUSE, value=25),
-    Turn(rolls=[[2, 3, 3, 4, 5]], box=None),
+    Turn(rolls=[[2, 3, 3, 4, 5]], kept=[[2], [3]], box=None),
     Turn(rolls=[[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]], kept=[[1], [2]], box=Box.CHANCE),
 ])
 def test_impossible_turns_are_refused(turn: Turn) -> None:
