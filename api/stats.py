@@ -46,6 +46,7 @@ class GameRecord:
     game_no: int  # 1..6
     entries: tuple[Entry, ...]
     complete: bool
+    rules: RuleSet | None = None  # the full rule set (a custom one has no registry name)
 
     @property
     def top(self) -> int:
@@ -90,7 +91,7 @@ def games_of(match: StoredMatch) -> list[GameRecord]:
             entries.append(Entry(p.name, compute_totals(g, rules), g))
         if entries:
             out.append(GameRecord(match.match_id, match.version, match.played_on, match.place,
-                                  rules.name, gi + 1, tuple(entries), complete))
+                                  rules.name, gi + 1, tuple(entries), complete, rules))
     return out
 
 
@@ -111,6 +112,15 @@ class PlayerStats:
     bonus_yahtzees: int = 0
     box_sum: dict[Box, int] = field(default_factory=lambda: dict.fromkeys(ALL_BOXES, 0))
     box_zero: dict[Box, int] = field(default_factory=lambda: dict.fromkeys(ALL_BOXES, 0))
+    analysed_games: int = 0
+    decisions: int = 0
+    decision_loss: float = 0.0
+
+    def add_analysis(self, loss: tuple[float, int] | None) -> None:
+        if loss is not None:
+            self.analysed_games += 1
+            self.decision_loss += loss[0]
+            self.decisions += loss[1]
 
     def add(self, e: Entry, won: bool, multiplayer: bool) -> None:
         self.totals.append(e.totals.grand_total)
@@ -139,6 +149,12 @@ def summarize(name: str | None, s: PlayerStats) -> dict[str, Any]:
         d = {"player": name, **d}
     d["wins"] = s.wins
     d["multiplayer_games"] = s.multiplayer_games
+    d["decision_loss"] = {
+        "games_analysed": s.analysed_games,
+        "decisions": s.decisions,
+        "total_loss": _r(s.decision_loss),
+        "mean_loss_per_decision": _r(s.decision_loss / s.decisions) if s.decisions else None,
+    }
     d["win_rate"] = _r(s.wins / s.multiplayer_games) if s.multiplayer_games else None
     if n == 0:
         d.update({"average": None, "median": None, "best": None, "worst": None, "sd": None,
@@ -181,6 +197,27 @@ def reference_comparison(s: PlayerStats) -> dict[str, Any]:
     return cmp
 
 
+def decision_loss(rules: RuleSet, game: Game) -> tuple[float, int] | None:
+    """(total loss, decisions) of a game's turn log against optimal play (issue 5).
+
+    Only when the optimal-play table of the rule set is already built (in memory or in
+    the disk cache; ``scorepad solve --rules NAME`` builds it): a statistics request
+    never starts a table build. Illegal or unanalysable logs count as not analysed.
+    """
+    try:
+        from scorepad.solver import AnalysisError, analyse_game, get_table
+        from scorepad.solver.table import table_available
+    except ImportError:  # the solver's numeric dependencies are missing
+        return None
+    if not table_available(rules):
+        return None
+    try:
+        analysis = analyse_game(game, rules, table=get_table(rules))
+    except (AnalysisError, ValueError):
+        return None
+    return analysis.total_loss, len(analysis.decisions)
+
+
 def per_player(games: Sequence[GameRecord]) -> dict[str, PlayerStats]:
     stats: dict[str, PlayerStats] = {}
     for g in games:
@@ -193,6 +230,8 @@ def per_player(games: Sequence[GameRecord]) -> dict[str, PlayerStats]:
             ps = stats.setdefault(k, PlayerStats(e.name))
             ps.name = e.name  # the latest spelling
             ps.add(e, k in winners, multi)
+            if e.game.turns:
+                ps.add_analysis(decision_loss(g.rules or _rules_of(g.rule_set), e.game))
     return stats
 
 

@@ -361,6 +361,15 @@ def _load_or_build(rs: RuleSet, key: str, use_cache: bool, directory: Path | Non
     return table
 
 
+def table_available(rules: RuleSet | str | dict[str, Any] | None = None) -> bool:
+    """True when the table is in memory or in the disk cache (so no build is needed)."""
+    rs = get_rules(rules)
+    with _MEMO_LOCK:
+        if table_key(rs) in _MEMO:
+            return True
+    return cache_path(rs).exists()
+
+
 def cache_path(rules: RuleSet | str | dict[str, Any] | None = None,
                directory: Path | None = None) -> Path:
     rs = get_rules(rules)

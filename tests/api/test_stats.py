@@ -130,3 +130,26 @@ def test_delete_updates_stats(group: GroupRef) -> None:
     st = group.get("/stats").json
     assert st["games"] == 1
     assert {p["player"]: p["wins"] for p in st["players"]} == {"Ann": 0, "Bob": 1}
+
+
+def test_decision_loss_in_player_stats(group: GroupRef, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Average loss per decision over stored games with turn logs (issue 5), once the
+    optimal-play table exists; a statistics request never builds one itself."""
+    import json
+    from pathlib import Path
+
+    from scorepad.solver import get_table, table
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SCOREPAD_CACHE_DIR", str(cache))
+    monkeypatch.setattr(table, "_MEMO", {})  # no table from earlier tests in this process
+    pad = Path(__file__).resolve().parents[2] / "sample_pads" / "turn_log_clean_hasbro.json"
+    group.post_match({"played_on": "2026-11-03", "sheet": json.loads(pad.read_text())})
+    before = group.get("/players/Log/stats").json["decision_loss"]
+    assert before["games_analysed"] == 0 and before["mean_loss_per_decision"] is None
+    assert not cache.exists() or not list(cache.iterdir())  # the request built no table
+    get_table("hasbro")
+    after = group.get("/players/Log/stats").json["decision_loss"]
+    assert after["games_analysed"] == 1
+    assert after["decisions"] >= 13
+    assert after["mean_loss_per_decision"] > 0  # the sample game was played at random
