@@ -192,7 +192,12 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
         expected = t.expected(total)
         section_done = done[_SECTION[total]]
         if w is None:
-            if game.complete and not (
+            # The pad's YAHTZEE BONUS row holds the check marks; players often carry the
+            # points straight into the lower TOTAL, so a blank points box is only worth
+            # a notice when no later total accounts for it.
+            points_carried = total is TotalField.YAHTZEE_BONUS and (
+                game.written(TotalField.LOWER_TOTAL) is not None or grand_written is not None)
+            if game.complete and not points_carried and not (
                 (total is TotalField.UPPER_BONUS and expected == 0)
                 or (total is TotalField.YAHTZEE_BONUS and expected == 0)
             ):

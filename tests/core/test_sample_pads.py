@@ -12,9 +12,11 @@ from scorepad import audit_sheet, loads_sheet
 
 PADS = Path(__file__).resolve().parents[2] / "sample_pads"
 CASES = []
-for expect_file in sorted(PADS.glob("*.expect.json")):
+# Sheets (NAME.json) and, for the photos, the true sheet behind each photo (NAME.truth.json).
+for expect_file in sorted([*PADS.glob("*.expect.json"), *PADS.glob("photos/*.expect.json")]):
     expect = json.loads(expect_file.read_text())
-    sheet_file = expect_file.with_name(expect_file.name.replace(".expect.json", ".json"))
+    sheet_file = expect_file.with_name(expect.get("sheet") or expect_file.name.replace(
+        ".expect.json", ".json"))
     for rules, want in (expect.get("by_rules") or {None: expect}).items():
         CASES.append(pytest.param(sheet_file, rules, want, id=f"{sheet_file.stem}[{rules or 'sheet'}]"))
 
