@@ -21,8 +21,10 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -48,6 +50,17 @@ EXAMPLES = int(os.environ.get("SCOREPAD_SCHEMATHESIS_EXAMPLES", "25"))
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP)
 if ocr_module() is None:
     schema = schema.exclude(path="/api/v1/scan")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _private_table_cache() -> Iterator[None]:
+    """/analyse builds optimal-play tables: keep them out of the user's cache and memory."""
+    from scorepad.solver import table
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SCOREPAD_CACHE_DIR", str(_tmp / "cache"))
+        yield
+    table._MEMO.clear()
 
 
 def _only_name_clash(response: schemathesis.Response) -> bool:
