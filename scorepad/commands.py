@@ -26,7 +26,8 @@ class InputError(Exception):
     """Bad input: one line for the user, exit code 2."""
 
 
-def _read_json(path: str) -> Any:
+def read_text(path: str) -> str:
+    """A file's (or stdin's, for ``-``) text, within the sheet size limit; InputError if not."""
     try:
         if path == "-":
             text = sys.stdin.read(MAX_JSON_BYTES + 1)
@@ -41,6 +42,11 @@ def _read_json(path: str) -> Any:
         raise InputError(f"{path}: not UTF-8 text") from None
     if len(text) > MAX_JSON_BYTES:
         raise InputError(f"{path}: larger than {MAX_JSON_BYTES} bytes")
+    return text
+
+
+def _read_json(path: str) -> Any:
+    text = read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

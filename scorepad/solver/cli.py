@@ -10,35 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from ..boxes import Box
+from ..commands import InputError, read_text
 from ..rules import RuleSet, RuleSetError, UnknownRuleSet, get_rules
-from ..schemas import MAX_JSON_BYTES, SheetFormatError, loads_sheet
+from ..schemas import SheetFormatError, loads_sheet
 from .analysis import AnalysisError, GameAnalysis, advise, analyse_sheet, parse_card
 from .simulate import MAX_GAMES, simulate
 from .table import SolverError, cache_path, get_table
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
-
-
-class InputError(Exception):
-    """Bad input: one line for the user, exit code 2."""
-
-
-def _read_text(path: str) -> str:
-    try:
-        if path == "-":
-            text = sys.stdin.read(MAX_JSON_BYTES + 1)
-        else:
-            p = Path(path)
-            if p.stat().st_size > MAX_JSON_BYTES:
-                raise InputError(f"{path}: larger than {MAX_JSON_BYTES} bytes")
-            text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    if len(text) > MAX_JSON_BYTES:
-        raise InputError(f"{path}: larger than {MAX_JSON_BYTES} bytes")
-    return text
 
 
 def _json(text: str, where: str) -> Any:
@@ -59,7 +38,7 @@ def _rules(value: str | None) -> RuleSet | None:
         if value.lstrip().startswith("{"):
             return get_rules(_json(value, "--rules"))
         if value.endswith(".json") or Path(value).is_file():
-            return get_rules(_json(_read_text(value), value))
+            return get_rules(_json(read_text(value), value))
         return get_rules(value)
     except (RuleSetError, UnknownRuleSet) as exc:
         raise InputError(f"--rules: {exc}") from None
@@ -110,7 +89,7 @@ def _choice(d: dict[str, Any]) -> str:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    text = _read_text(args.sheet)
+    text = read_text(args.sheet)
     try:
         sheet = loads_sheet(text)
     except SheetFormatError as exc:
@@ -143,7 +122,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     else:
         raw = args.card
         data = _json(raw, "--card") if raw.lstrip().startswith("{") else _json(
-            _read_text(raw), raw)
+            read_text(raw), raw)
         try:
             boxes, checks = parse_card(data)
         except AnalysisError as exc:
