@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scorepad import audit_sheet, load_sheet
+from scorepad import Game, TotalField, audit_sheet, compute_totals, get_rules, load_sheet
 from scorepad.boxes import ALL_BOXES
 
 CARDS: dict[str, tuple[list[int], int]] = {
@@ -29,9 +29,13 @@ CARDS: dict[str, tuple[list[int], int]] = {
 
 
 def sheet_json(values: list[int], checks: int) -> dict[str, Any]:
+    """A complete card as a player writes it: boxes, check marks and every total box."""
+    boxes = dict(zip(ALL_BOXES, values, strict=True))
+    totals = compute_totals(Game(boxes=boxes, bonus_checks=checks), get_rules("hasbro"))
     return {"rules": "hasbro", "players": [{"name": "Bench", "games": [{
-        "boxes": {b.value: v for b, v in zip(ALL_BOXES, values, strict=True)},
+        "boxes": {b.value: v for b, v in boxes.items()},
         "yahtzee_bonus_checks": checks,
+        "totals": {t.value: totals.expected(t) for t in TotalField},
     }]}]}
 
 

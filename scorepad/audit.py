@@ -22,7 +22,7 @@ from .placement import allowed_values
 from .rules import RuleSet, get_rules
 from .scoring import ALL_ROLLS, is_yahtzee, natural_scores
 from .tally import Tally, tally_sheet, winners_of
-from .values import possible_values
+from .values import possible_table
 
 
 @dataclass
@@ -120,11 +120,12 @@ def _example_dice(rules: RuleSet, box: Box, value: int) -> list[int]:
 
 
 def _audit_boxes(c: _Collector, game: Game) -> None:
+    possible = possible_table(c.rules)
     for box in ALL_BOXES:
         v = game.boxes.get(box)
         if v is None:
             continue
-        allowed = possible_values(c.rules, box)
+        allowed = possible[box]
         if v not in allowed:
             topic = "zero_in_chance" if (box is Box.CHANCE and v == 0) else "box_values"
             c.add(Code.BOX_VALUE_IMPOSSIBLE, topic, field=box.value, written=v,
@@ -145,7 +146,8 @@ def _audit_bonus(c: _Collector, game: Game) -> list[dict[str, Any]] | None:
               field="yahtzee_bonus_checks", written=k, expected=0,
               yahtzee="blank" if ybox is None else ybox)
         return None
-    filled = {b: v for b, v in game.filled().items() if v in possible_values(c.rules, b)}
+    possible = possible_table(c.rules)
+    filled = {b: v for b, v in game.filled().items() if v in possible[b]}
     plan, most = plan_bonus_turns(c.rules, filled, k)
     if plan is None:
         c.add(Code.BONUS_CHECKS_UNSUPPORTED, "joker", field="yahtzee_bonus_checks",
@@ -187,6 +189,7 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
     delta = None if grand_written is None else grand_written - t.grand_total
     done = {section: all(game.boxes.get(b) is not None for b in section)
             for section in set(_SECTION.values())}
+    complete = done[ALL_BOXES]
     for total in TotalField:
         w = game.written(total)
         expected = t.expected(total)
@@ -197,7 +200,7 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
             # a notice when no later total accounts for it.
             points_carried = total is TotalField.YAHTZEE_BONUS and (
                 game.written(TotalField.LOWER_TOTAL) is not None or grand_written is not None)
-            if game.complete and not points_carried and not (
+            if complete and not points_carried and not (
                 (total is TotalField.UPPER_BONUS and expected == 0)
                 or (total is TotalField.YAHTZEE_BONUS and expected == 0)
             ):

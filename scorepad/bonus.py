@@ -84,63 +84,68 @@ class BonusPlan:
     turns: tuple[tuple[Box, int], ...]
 
 
-def _alternatives(rules: RuleSet, box: Box, value: int) -> dict[int, int]:
-    """needs-mask -> a face that works with it, for ``value`` written in ``box``."""
-    alts: dict[int, int] = {}
-    for face, v, needs in bonus_options(rules, box):
-        if v == value:
-            alts.setdefault(needs, face)
-    return alts
+@lru_cache(maxsize=64)
+def _alternative_table(rules: RuleSet) -> dict[Box, dict[int, dict[int, int]]]:
+    """box -> value -> {needs-mask: a face that works with it}, for a bonus Yahtzee."""
+    table: dict[Box, dict[int, dict[int, int]]] = {}
+    for box in ALL_BOXES:
+        by_value: dict[int, dict[int, int]] = {}
+        for face, v, needs in bonus_options(rules, box):
+            by_value.setdefault(v, {}).setdefault(needs, face)
+        table[box] = by_value
+    return table
 
 
-def _greedy(alts: Mapping[Box, tuple[int, ...]], boxes: list[Box], never_filled: int) -> list[Box] | None:
-    """Play all of ``boxes`` as bonus turns, each as soon as it is allowed; None if stuck.
+_BIT: dict[Box, int] = {b: b.bit for b in ALL_BOXES}
 
-    Exact for a fixed set: permissions only grow as boxes fill, so playing an allowed
-    box early never hurts."""
-    open_mask = sum(b.bit for b in boxes)
-    left, order = list(boxes), []
+# A candidate bonus box during the search: (its bit, the needs-masks that would let it be played).
+_Cand = tuple[int, tuple[int, ...]]
+
+
+def _greedy(cands: list[_Cand], never_filled: int) -> list[int] | None:
+    """Play every candidate as a bonus turn, each as soon as it is allowed (indices in play
+    order); None if stuck. Exact for a fixed set: permissions only grow as boxes fill, so
+    playing an allowed box early never hurts."""
+    open_mask = never_filled
+    for bit, _ in cands:
+        open_mask |= bit
+    left, order = list(range(len(cands))), []
     while left:
-        for box in left:
-            blocked = open_mask | never_filled
-            if any(not (needs & blocked) for needs in alts[box]):
-                order.append(box)
-                left.remove(box)
-                open_mask &= ~box.bit
+        for i in left:
+            if any(not (needs & open_mask) for needs in cands[i][1]):
+                order.append(i)
+                left.remove(i)
+                open_mask &= ~cands[i][0]
                 break
         else:
             return None
     return order
 
 
-def _chain(
-    alts: Mapping[Box, tuple[int, ...]], candidates: list[Box], need: int, never_filled: int
-) -> list[Box] | None:
-    """A chain of ``need`` boxes in reverse play order, each placeable with the later ones
-    (and the never-filled boxes) still open; None when there is none."""
+def _chain(cands: list[_Cand], need: int, never_filled: int) -> list[int] | None:
+    """``need`` candidates in reverse play order, each playable while the ones after it (and
+    the never-filled boxes) are still open; None when there is none."""
     failed: set[int] = set()
 
-    def placeable(box: Box, later: int) -> bool:
-        blocked = later | never_filled | box.bit
-        return any(not (needs & blocked) for needs in alts[box])
-
-    def extend(chain: list[Box], later: int) -> bool:
+    def extend(chain: list[int], later: int) -> bool:
         if len(chain) == need:
             return True
         if later in failed:
             return False
-        options = [b for b in candidates if not b.bit & later and placeable(b, later)]
+        blocked = later | never_filled
+        options = [i for i, (bit, alts) in enumerate(cands)
+                   if not bit & later and any(not (needs & blocked) for needs in alts)]
         # Placing more boxes later only blocks more, so today's options bound the chain.
         if len(chain) + len(options) >= need:
-            for box in options:
-                chain.append(box)
-                if extend(chain, later | box.bit):
+            for i in options:
+                chain.append(i)
+                if extend(chain, later | cands[i][0]):
                     return True
                 chain.pop()
         failed.add(later)
         return False
 
-    chain: list[Box] = []
+    chain: list[int] = []
     return chain if extend(chain, 0) else None
 
 
@@ -150,14 +155,18 @@ def plan_bonus_turns(rules: RuleSet, filled: Mapping[Box, int], checks: int) -> 
     Returns (plan, most checks this card can carry); plan is None when ``checks``
     is more than that.
     """
-    never_filled = sum(b.bit for b in ALL_BOXES if b not in filled)
+    never_filled = 0
+    for b in ALL_BOXES:
+        if b not in filled:
+            never_filled |= _BIT[b]
+    table = _alternative_table(rules)
     alts: dict[Box, dict[int, int]] = {}
     for box, value in filled.items():
         if box is Box.YAHTZEE:
             continue
-        a = _alternatives(rules, box, value)
         # Keep only alternatives whose preconditions can ever be met on this card.
-        a = {needs: face for needs, face in a.items() if not needs & never_filled}
+        a = {needs: face for needs, face in table[box].get(value, {}).items()
+             if not needs & never_filled}
         if a:
             alts[box] = a
     # Boxes holding points first, so the witness shows the natural story (a zero last).
@@ -165,31 +174,31 @@ def plan_bonus_turns(rules: RuleSet, filled: Mapping[Box, int], checks: int) -> 
     free = [b for b in ordered if 0 in alts[b]]
     rest = [b for b in ordered if 0 not in alts[b]]
     if checks <= len(free):
-        chosen = free[:checks]
-        return BonusPlan(tuple((b, alts[b][0]) for b in chosen)), len(free) + len(rest)
-    needs_of = {b: tuple(alts[b]) for b in rest}
+        return BonusPlan(tuple((b, alts[b][0]) for b in free[:checks])), len(free) + len(rest)
+    cands: list[_Cand] = [(_BIT[b], tuple(alts[b])) for b in rest]
     need = checks - len(free)
-    chain: list[Box] | None = None
+    chain: list[int] | None = None
     if need <= len(rest):
         # Fast path: play every remaining candidate greedily; exact when all of them are needed.
-        greedy = _greedy(needs_of, rest, never_filled)
+        greedy = _greedy(cands, never_filled)
         if greedy is not None:
             chain = list(reversed(greedy[:need]))
         elif need < len(rest):
-            chain = _chain(needs_of, rest, need, never_filled)
+            chain = _chain(cands, need, never_filled)
     if chain is None:
         top = min(need, len(rest)) - (1 if need <= len(rest) else 0)
-        most = next(m for m in range(top, -1, -1) if _chain(needs_of, rest, m, never_filled) is not None)
+        most = next(m for m in range(top, -1, -1) if _chain(cands, m, never_filled) is not None)
         return None, len(free) + most
     # Free boxes first, then the chain in play order (it was built from the last turn back).
     order: list[tuple[Box, int]] = [(b, alts[b][0]) for b in free]
     later = 0
     played: list[tuple[Box, int]] = []
-    for box in chain:
-        blocked = later | never_filled | box.bit
+    for i in chain:
+        box = rest[i]
+        blocked = later | never_filled | _BIT[box]
         face = next(f for needs, f in alts[box].items() if not needs & blocked)
         played.append((box, face))
-        later |= box.bit
+        later |= _BIT[box]
     order.extend(reversed(played))
     return BonusPlan(tuple(order)), checks
 

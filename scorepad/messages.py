@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .boxes import Box, TotalField
 from .findings import Code, Finding
 
 TEMPLATES: dict[Code, str] = {
@@ -53,16 +54,15 @@ TEMPLATES: dict[Code, str] = {
 
 
 def _label(field: str | None) -> str:
-    from .boxes import Box, TotalField
-
     if field is None:
         return "this entry"
-    for enum in (Box, TotalField):
-        try:
-            return str(enum(field).label)
-        except ValueError:
-            pass
-    return field
+    return _LABELS.get(field, field)
+
+
+_LABELS: dict[str, str] = {
+    **{b.value: b.label for b in Box},
+    **{t.value: t.label for t in TotalField},
+}
 
 
 def _where(f: Finding) -> str:

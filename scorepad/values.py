@@ -40,11 +40,12 @@ def possible_values(rules: RuleSet, box: Box) -> frozenset[int]:
     Joker values add nothing new: FH 25 / SS 30 / LS 40 and the dice totals of
     five of a kind are already natural values of some roll.
     """
-    return _possible(rules)[box]
+    return possible_table(rules)[box]
 
 
 @lru_cache(maxsize=64)
-def _possible(rules: RuleSet) -> dict[Box, frozenset[int]]:
+def possible_table(rules: RuleSet) -> dict[Box, frozenset[int]]:
+    """``possible_values`` for every box at once (one cache look-up per card)."""
     plain, five_kind = _value_tables(rules)
     return {b: plain[b] | five_kind[b] for b in ALL_BOXES}
 
