@@ -17,10 +17,11 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ocr import evaluate  # noqa: E402
+from ocr import cnn, digits, evaluate  # noqa: E402
 from ocr.reader import Reader, ScanError  # noqa: E402
 from ocr.render import sample  # noqa: E402
 
@@ -31,17 +32,37 @@ MODES = {
 }
 
 
+def modes_for(models: list[str], cnn_weights: Path | None) -> dict[str, dict[str, Any]]:
+    """The three readers with the default classifier, or, with --models mlp,cnn, the
+    classifier-alone and combined readers once per named classifier (one run, same photos)."""
+    if not models:
+        return dict(MODES)
+    out: dict[str, dict[str, Any]] = {"tesseract": MODES["tesseract"]}
+    for name in models:
+        if name == "cnn":
+            model: Any = cnn.load(cnn_weights) if cnn_weights else cnn.load()
+        elif name == "mlp":
+            model = digits.load()
+        else:
+            raise SystemExit(f"unknown classifier {name!r} (mlp, cnn)")
+        out[f"classifier-{name}"] = {**MODES["classifier"], "model": model}
+        out[f"combined-{name}"] = {**MODES["combined"], "model": model}
+    return out
+
+
 def hand_of(s: object) -> str:
     hand = s.style.hand  # type: ignore[attr-defined]
     return "MNIST reserved rows" if hand.use_mnist else Path(hand.font).stem
 
 
 def run(count: int, seed: int, verbose: bool,
-        by_hand: dict[str, evaluate.Score] | None = None) -> dict[str, dict[str, float]]:
-    readers = {m: Reader(**kw) for m, kw in MODES.items()}  # type: ignore[arg-type]
-    totals = {m: evaluate.Score() for m in MODES}
-    seconds: dict[str, list[float]] = {m: [] for m in MODES}
-    failures = {m: 0 for m in MODES}
+        by_hand: dict[str, evaluate.Score] | None = None,
+        modes: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
+    modes = modes or dict(MODES)
+    readers = {m: Reader(**kw) for m, kw in modes.items()}
+    totals = {m: evaluate.Score() for m in modes}
+    seconds: dict[str, list[float]] = {m: [] for m in modes}
+    failures = {m: 0 for m in modes}
     fronts = 0
     for i in range(count):
         s = sample(seed + i, split="eval")
@@ -58,13 +79,14 @@ def run(count: int, seed: int, verbose: bool,
             seconds[mode].append(time.perf_counter() - t0)
             sc = evaluate.score(result, s.sheet, s.side)
             totals[mode].add(sc)
-            if by_hand is not None and mode == "combined":
-                by_hand.setdefault(hand_of(s), evaluate.Score()).add(sc)
-            if verbose and mode == "combined":
+            if by_hand is not None and mode.startswith("combined"):
+                key = hand_of(s) + mode[len("combined"):]
+                by_hand.setdefault(key, evaluate.Score()).add(sc)
+            if verbose and mode.startswith("combined"):
                 for e in sc.errors:
-                    print(f"  {seed + i} {s.side.value}: {e}", file=sys.stderr)
+                    print(f"  {seed + i} {s.side.value} {mode}: {e}", file=sys.stderr)
     out: dict[str, dict[str, float]] = {}
-    for mode in MODES:
+    for mode in modes:
         t = totals[mode]
         cells = max(t.cells, 1)
         out[mode] = {
@@ -89,23 +111,29 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--seed", type=int, default=50_000)
     ap.add_argument("--json", type=Path, help="also write the numbers here")
+    ap.add_argument("--models", default="",
+                    help="compare classifiers in one run, e.g. mlp,cnn (default: the shipped one)")
+    ap.add_argument("--cnn-weights", type=Path, help="the CNN weights to use (default: shipped)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
     args = ap.parse_args()
     by_hand: dict[str, evaluate.Score] = {}
-    results = run(args.count, args.seed, args.verbose, by_hand)
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    results = run(args.count, args.seed, args.verbose, by_hand,
+                  modes_for(models, args.cnn_weights))
     keys = list(next(iter(results.values())).keys())
-    print(f"{'metric':28s}" + "".join(f"{m:>12s}" for m in results))
+    width = max(12, *(len(m) + 1 for m in results))
+    print(f"{'metric':28s}" + "".join(f"{m:>{width}s}" for m in results))
     for k in keys:
         row = []
         for m in results:
             v = results[m][k]
-            row.append(f"{v:12.4f}" if isinstance(v, float) else f"{v:12d}")
+            row.append(f"{v:{width}.4f}" if isinstance(v, float) else f"{v:{width}d}")
         print(f"{k:28s}" + "".join(row))
     print("\ncombined reader by handwriting source (held out from training):")
-    print(f"{'source':32s}{'cells':>8s}{'accuracy':>10s}{'confident':>10s}{'silent':>8s}")
+    print(f"{'source':40s}{'cells':>8s}{'accuracy':>10s}{'confident':>10s}{'silent':>8s}")
     for name, sc in sorted(by_hand.items()):
         n = max(sc.cells, 1)
-        print(f"{name:32s}{sc.cells:8d}{sc.correct / n:10.4f}{sc.confident / n:10.4f}"
+        print(f"{name:40s}{sc.cells:8d}{sc.correct / n:10.4f}{sc.confident / n:10.4f}"
               f"{sc.silent:8d}")
     if args.json:
         out = {"modes": results, "by_hand": {k: {"cells": v.cells, "correct": v.correct,

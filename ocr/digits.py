@@ -1,8 +1,10 @@
-"""The project's own handwritten-digit classifier (a small numpy MLP).
+"""The project's own handwritten-digit classifiers: the shared glyph normalisation,
+the classes, and the earlier MLP ensemble (``ocr/digits.npz``).
 
 Classes: the digits 0-9 and three ways of scratching a box out (a dash, a slash,
-an X).  Weights are trained by ``scripts/train_digits.py`` and shipped as
-``ocr/digits.npz``; nothing is downloaded or trained at run time.
+an X).  The MLP weights are trained by ``scripts/train_digits.py``; the reader's
+default is the CNN of ``ocr/cnn.py`` (``DEFAULT``).  Nothing is downloaded or
+trained at run time.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -140,6 +143,12 @@ class Ensemble:
         out: np.ndarray = np.mean([m.proba(x) for m in self.models], axis=0)
         return out
 
+    def classify(self, masks: list[np.ndarray]) -> np.ndarray:
+        """Ink masks -> (n, len(CLASSES)) probabilities."""
+        if not masks:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        return self.proba(np.stack([features(k) for k in masks]))
+
     def save(self, path: Path) -> None:
         arrays = {f"{k}_{i}": getattr(m, k).astype(np.float16)
                   for i, m in enumerate(self.models) for k in _KEYS}
@@ -158,10 +167,26 @@ def load(path: Path = WEIGHTS) -> Ensemble:
         return Ensemble((Model(**{k: z[k].astype(np.float32) for k in _KEYS}),))
 
 
-def classify(masks: list[np.ndarray], model: Ensemble | None = None) -> np.ndarray:
+class Classifier(Protocol):
+    """What the reader needs of a digit classifier (the MLPs here, or ``ocr.cnn``)."""
+
+    def classify(self, masks: list[np.ndarray]) -> np.ndarray: ...
+
+
+# The classifier the reader uses: "cnn" (ocr/digits_cnn.npz, ocr/cnn.py) or "mlp" (digits.npz).
+DEFAULT = "cnn"
+
+
+def default_model() -> Classifier:
+    if DEFAULT == "cnn":
+        from . import cnn
+
+        return cnn.load()
+    return load()
+
+
+def classify(masks: list[np.ndarray], model: Classifier | None = None) -> np.ndarray:
     """Ink masks -> (n, len(CLASSES)) probabilities."""
     if not masks:
         return np.zeros((0, len(CLASSES)), np.float32)
-    m = model or load()
-    return m.proba(np.stack([features(k) for k in masks]))
-
+    return (model or default_model()).classify(masks)

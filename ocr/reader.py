@@ -437,7 +437,7 @@ def _clean_name(text: str) -> str:
 class Reader:
     """Reads photos of the pad; ``engine`` is the OCR engine (tesseract by default)."""
 
-    def __init__(self, engine: Engine | None = None, *, model: dg.Ensemble | None = None,
+    def __init__(self, engine: Engine | None = None, *, model: dg.Classifier | None = None,
                  use_classifier: bool = True, use_tesseract: bool = True,
                  tesseract_all: bool = False, cross_check: bool = True,
                  max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS) -> None:
@@ -485,15 +485,24 @@ class Reader:
                     int(math.ceil(p[:, 1].max())))
 
         cells = self._cut(card, g)
-        model = (self.model or dg.load()) if self.use_classifier else None
-        if model is not None:
+        model = (self.model or dg.default_model()) if self.use_classifier else None
+        if model is not None:  # every glyph of the photo in one batch
+            batch: list[np.ndarray] = []
+            spans: list[tuple[_Cell, int, int, int]] = []
             for cell in cells:
                 if cell.kind == NUMBER:
-                    cell.probs = dg.classify([gl.mask for gl in cell.glyphs], model)
                     gs = cell.glyphs
-                    for i in range(len(gs) - 1):  # two neighbours as one glyph
-                        alt = [*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]]
-                        cell.alts.append(dg.classify([gl.mask for gl in alt], model))
+                    groups = [gs] + [[*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]]
+                                     for i in range(len(gs) - 1)]  # two neighbours as one glyph
+                    for k, grp in enumerate(groups):
+                        spans.append((cell, k, len(batch), len(batch) + len(grp)))
+                        batch += [gl.mask for gl in grp]
+            probs = dg.classify(batch, model)
+            for cell, k, a, b in spans:
+                if k == 0:
+                    cell.probs = probs[a:b]
+                else:
+                    cell.alts.append(probs[a:b])
         # ONE tesseract run over the cells the classifier is not sure of (and the names).
         ocr_images: list[np.ndarray] = []
         for cell in cells:
@@ -569,7 +578,7 @@ class Reader:
         return CellRead(label, "name", column, None, TEXT, name, t.confidence, status, box=box,
                         candidates=[Candidate(name, t.confidence)], readers={"tesseract": t.text})
 
-    def _read_cell(self, cell: _Cell, texts: list[OcrText], model: dg.Ensemble | None,
+    def _read_cell(self, cell: _Cell, texts: list[OcrText], model: dg.Classifier | None,
                    rules: RuleSet, box: tuple[int, int, int, int]) -> CellRead:
         row = cell.row
         fieldname = _field_name(row)

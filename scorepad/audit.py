@@ -184,11 +184,14 @@ _SECTION: dict[TotalField, tuple[Box, ...]] = {
 }
 
 
+_SECTIONS = frozenset(_SECTION.values())
+
+
 def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
     grand_written = game.written(TotalField.GRAND_TOTAL)
     delta = None if grand_written is None else grand_written - t.grand_total
-    done = {section: all(game.boxes.get(b) is not None for b in section)
-            for section in set(_SECTION.values())}
+    filled = game.filled().keys()
+    done = {section: filled >= set(section) for section in _SECTIONS}
     complete = done[ALL_BOXES]
     for total in TotalField:
         w = game.written(total)
@@ -309,7 +312,7 @@ def _audit_turns(c: _Collector, game: Game) -> None:
 
 
 def _audit_game(c: _Collector, game: Game, t: GameTotals) -> list[dict[str, Any]] | None:
-    if not game.complete:
+    if not t.complete:
         c.add(Code.GAME_IN_PROGRESS, "turn", filled=len(game.filled()))
     _audit_boxes(c, game)
     witness = _audit_bonus(c, game)
@@ -394,7 +397,7 @@ def audit_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
             c.game = n + 1
             totals = compute_totals(game, rs)
             witness = _audit_game(c, game, totals)
-            report.games.append(GameReport(pi, player.name, n + 1, game.complete, totals, witness))
+            report.games.append(GameReport(pi, player.name, n + 1, totals.complete, totals, witness))
     c.game = None
     tally = tally_sheet(sheet, rs, known={(g.player, g.game - 1): g.totals for g in report.games})
     _audit_players_scores(c, sheet, tally)

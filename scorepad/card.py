@@ -38,16 +38,16 @@ class Game:
         return self.boxes.get(box)
 
     def filled(self) -> dict[Box, int]:
-        return {b: v for b in ALL_BOXES if (v := self.boxes.get(b)) is not None}
+        return {b: v for b, v in self.boxes.items() if v is not None}
 
     @property
     def complete(self) -> bool:
-        return all(self.boxes.get(b) is not None for b in ALL_BOXES)
+        return len(self.filled()) == len(ALL_BOXES)
 
     @property
     def blank(self) -> bool:
         return (
-            not self.filled()
+            all(v is None for v in self.boxes.values())
             and not self.bonus_checks
             and all(v is None for v in self.totals.values())
             and not self.turns
@@ -99,7 +99,7 @@ class GameTotals:
         return value
 
     def to_dict(self) -> dict[str, int | bool]:
-        d: dict[str, int | bool] = {t.value: self.expected(t) for t in TotalField}
+        d: dict[str, int | bool] = {key: getattr(self, attr) for key, attr in _TOTAL_KEYS}
         d["complete"] = self.complete
         return d
 
@@ -113,6 +113,9 @@ _TOTAL_ATTR: dict[TotalField, str] = {
     TotalField.UPPER_TOTAL_REPEAT: "upper_total",
     TotalField.GRAND_TOTAL: "grand_total",
 }
+
+
+_TOTAL_KEYS: tuple[tuple[str, str], ...] = tuple((t.value, a) for t, a in _TOTAL_ATTR.items())
 
 
 def compute_totals(game: Game, rules: RuleSet) -> GameTotals:

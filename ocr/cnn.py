@@ -1,0 +1,148 @@
+"""The digit reader's convolutional network, run in plain numpy.
+
+Same classes as ``ocr.digits`` (0-9, dash, slash, X).  The weights are trained
+offline by ``scripts/train_digits_cnn.py`` (PyTorch, training only) and shipped as
+``ocr/digits_cnn.npz``; at run time only numpy and OpenCV are used: the
+convolutions are matrix products over ``sliding_window_view`` patches (im2col).
+
+Input: two 28x28 pictures of a glyph, both fitted into a 20x20 box in the middle:
+the stroke thinned and drawn again at one width (``digits.normalize``) and the ink
+as it is (anti-aliased), so the network sees the shape and the pen alike.
+Confidence is calibrated: each member's logits are divided by a temperature fitted
+on held-out glyphs (training fonts and training pads only) after training.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from . import digits as dg
+
+WEIGHTS = Path(__file__).with_name("digits_cnn.npz")
+SIDE, FIT = dg.SIDE, dg.FIT
+CHANNELS = 2
+CONVS = 3  # conv 3x3 (same) -> ReLU -> max-pool 2x2, three times; then two dense layers
+
+
+def plain(mask: np.ndarray) -> np.ndarray:
+    """An ink mask -> 28x28 float32 in [0, 1]: the ink fitted into 20x20, centred."""
+    m = (mask > 0).astype(np.float32)
+    ys, xs = np.nonzero(m)
+    out = np.zeros((SIDE, SIDE), np.float32)
+    if len(xs) == 0:
+        return out
+    m = m[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    h, w = m.shape
+    fh, fw = max(1, round(h * FIT / max(h, w))), max(1, round(w * FIT / max(h, w)))
+    small = cv2.resize(m, (fw, fh), interpolation=cv2.INTER_AREA)
+    y0, x0 = (SIDE - fh) // 2, (SIDE - fw) // 2
+    out[y0: y0 + fh, x0: x0 + fw] = small
+    return out
+
+
+def prepare(mask: np.ndarray) -> np.ndarray:
+    """An ink mask (any size, >0 = ink) -> the network's input, (28, 28, 2) float32."""
+    return np.stack([dg.normalize(mask), plain(mask)], axis=-1)
+
+
+def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """NHWC input, weights (out, in, 3, 3) as PyTorch stores them -> NHWC, half the size."""
+    n, h, wd, c = x.shape
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    cols = sliding_window_view(xp, (3, 3), axis=(1, 2))  # n, h, w, c, 3, 3
+    y = cols.reshape(n * h * wd, c * 9) @ w.reshape(w.shape[0], -1).T
+    y += b
+    y = y.reshape(n, h, wd, -1)
+    h2, w2 = h // 2, wd // 2
+    # 2x2 max-pool (ReLU after it: the same, on a quarter of the values)
+    out: np.ndarray = np.maximum(np.maximum(y[:, 0: 2 * h2: 2, 0: 2 * w2: 2],
+                                            y[:, 0: 2 * h2: 2, 1: 2 * w2: 2]),
+                                 np.maximum(y[:, 1: 2 * h2: 2, 0: 2 * w2: 2],
+                                            y[:, 1: 2 * h2: 2, 1: 2 * w2: 2]))
+    np.maximum(out, 0, out=out)
+    return out
+
+
+@dataclass(frozen=True)
+class Net:
+    convs: tuple[tuple[np.ndarray, np.ndarray], ...]
+    w_fc: np.ndarray  # (hidden, flat) as PyTorch stores it
+    b_fc: np.ndarray
+    w_out: np.ndarray  # (classes, hidden)
+    b_out: np.ndarray
+    temperature: float
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """(n, 28, 28, 2) -> (n, classes) logits, already divided by the temperature."""
+        for w, b in self.convs:
+            x = _conv_relu_pool(x, w, b)
+        flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # PyTorch flattens C, H, W
+        h = np.maximum(flat @ self.w_fc.T + self.b_fc, 0)
+        out: np.ndarray = (h @ self.w_out.T + self.b_out) / self.temperature
+        return out
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+@dataclass(frozen=True)
+class CnnEnsemble:
+    """Members' calibrated probabilities are averaged."""
+
+    nets: tuple[Net, ...]
+
+    def proba_inputs(self, x: np.ndarray, chunk: int = 256) -> np.ndarray:
+        """(n, 28, 28, 2) inputs -> probabilities, ``chunk`` rows at a time (bounded memory)."""
+        parts = [np.mean([softmax(n.logits(x[s: s + chunk])) for n in self.nets], axis=0)
+                 for s in range(0, len(x), chunk)]
+        out: np.ndarray = np.concatenate(parts).astype(np.float32)
+        return out
+
+    def classify(self, masks: list[np.ndarray]) -> np.ndarray:
+        """Ink masks -> (n, len(CLASSES)) probabilities."""
+        if not masks:
+            return np.zeros((0, len(dg.CLASSES)), np.float32)
+        return self.proba_inputs(np.stack([prepare(m) for m in masks]).astype(np.float32))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {"n_models": np.array(len(self.nets))}
+        for i, n in enumerate(self.nets):
+            for j, (w, b) in enumerate(n.convs):
+                out[f"conv{j}_w_{i}"] = w.astype(np.float16)
+                out[f"conv{j}_b_{i}"] = b.astype(np.float32)
+            out[f"fc_w_{i}"] = n.w_fc.astype(np.float16)
+            out[f"fc_b_{i}"] = n.b_fc.astype(np.float32)
+            out[f"out_w_{i}"] = n.w_out.astype(np.float16)
+            out[f"out_b_{i}"] = n.b_out.astype(np.float32)
+            out[f"temperature_{i}"] = np.array(n.temperature, np.float32)
+        return out
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **self.arrays())  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=2)
+def load(path: Path = WEIGHTS) -> CnnEnsemble:
+    if not path.is_file():
+        raise dg.ModelMissing(f"digit CNN weights not found at {path}")
+    nets = []
+    with np.load(path) as z:
+        for i in range(int(z["n_models"])):
+            def f(key: str, i: int = i) -> np.ndarray:
+                a: np.ndarray = z[f"{key}_{i}"].astype(np.float32)
+                return a
+
+            convs = tuple((f(f"conv{j}_w"), f(f"conv{j}_b")) for j in range(CONVS))
+            nets.append(Net(convs, f("fc_w"), f("fc_b"), f("out_w"), f("out_b"),
+                            float(z[f"temperature_{i}"])))
+    return CnnEnsemble(tuple(nets))
