@@ -169,13 +169,7 @@ def list_matches(query: dict[str, Any], group_id: str) -> dict[str, Any]:
     """The group's matches, newest first (optionally those a player took part in)."""
     with reading() as s:
         g = auth.load_group(s, group_id)
-        rows = s.execute(
-            select(Match, MatchVersion)
-            .join(MatchVersion, (MatchVersion.match_id == Match.id)
-                  & (MatchVersion.version == Match.current_version))
-            .where(Match.group_id == g.id)
-            .order_by(MatchVersion.played_on.desc(), Match.created_at.desc(), Match.id)
-        ).all()
+        rows = current_matches(s, g.id)
         items = []
         want = stats.player_key(query["player"]) if query.get("player") else None
         for m, v in rows:
@@ -252,12 +246,24 @@ def match_history(group_id: str, match_id: str) -> dict[str, Any]:
 
 # ---- statistics -----------------------------------------------------------------------------
 
-def _stored(s: Session, g: Group) -> list[stats.StoredMatch]:
+def current_matches(s: Session, group_id: str) -> list[Any]:
+    """(Match, its current MatchVersion) rows of a group, newest first."""
+    return list(s.execute(
+        select(Match, MatchVersion)
+        .join(MatchVersion, (MatchVersion.match_id == Match.id)
+              & (MatchVersion.version == Match.current_version))
+        .where(Match.group_id == group_id)
+        .order_by(MatchVersion.played_on.desc(), Match.created_at.desc(), Match.id)
+    ).all())
+
+
+def stored_matches(s: Session, group_id: str) -> list[stats.StoredMatch]:
+    """The current version of every match of a group, as the statistics read it."""
     rows = s.execute(
         select(MatchVersion)
         .join(Match, (MatchVersion.match_id == Match.id)
               & (MatchVersion.version == Match.current_version))
-        .where(Match.group_id == g.id)
+        .where(Match.group_id == group_id)
     ).scalars()
     return [stats.StoredMatch(v.match_id, v.version, v.played_on, v.place, v.sheet)
             for v in rows]
@@ -266,7 +272,7 @@ def _stored(s: Session, g: Group) -> list[stats.StoredMatch]:
 def _games(group_id: str) -> tuple[Group, list[stats.GameRecord]]:
     with reading() as s:
         g = auth.load_group(s, group_id)
-        stored = _stored(s, g)
+        stored = stored_matches(s, g.id)
     try:
         return g, stats.all_games(stored)
     except SheetFormatError:  # pragma: no cover - stored sheets were validated

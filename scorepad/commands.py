@@ -45,15 +45,19 @@ def read_text(path: str) -> str:
     return text
 
 
-def _read_json(path: str) -> Any:
-    text = read_text(path)
+def parse_json(text: str, where: str) -> Any:
+    """JSON text -> value; InputError naming ``where`` and the line and column if not."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno} column {exc.colno}: "
+        raise InputError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: "
                          f"{exc.msg})") from None
     except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply") from None
+        raise InputError(f"{where}: JSON nested too deeply") from None
+
+
+def _read_json(path: str) -> Any:
+    return parse_json(read_text(path), path)
 
 
 def _format_error(path: str, exc: SheetFormatError) -> str:

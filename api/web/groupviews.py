@@ -10,26 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, render_template
-from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from scorepad.boxes import ALL_BOXES, LABELS, Box
 
 from .. import auth, reference, stats
-from ..db import Match, MatchVersion, reading
+from ..db import Match, reading
 from ..errors import ApiError
+from ..groups import current_matches, stored_matches
 from . import charts
-
-
-def _stored(s: Any, group_id: str) -> list[stats.StoredMatch]:
-    rows = s.execute(
-        select(MatchVersion)
-        .join(Match, (MatchVersion.match_id == Match.id)
-              & (MatchVersion.version == Match.current_version))
-        .where(Match.group_id == group_id)
-    ).scalars()
-    return [stats.StoredMatch(v.match_id, v.version, v.played_on, v.place, v.sheet)
-            for v in rows]
 
 
 def _fragment(template: str, **ctx: Any) -> Any:
@@ -42,17 +31,11 @@ def _fragment(template: str, **ctx: Any) -> Any:
 def overview(gid: str) -> Any:
     with reading() as s:
         g = auth.load_group(s, gid)
-        rows = s.execute(
-            select(Match, MatchVersion)
-            .join(MatchVersion, (MatchVersion.match_id == Match.id)
-                  & (MatchVersion.version == Match.current_version))
-            .where(Match.group_id == g.id)
-            .order_by(MatchVersion.played_on.desc(), Match.created_at.desc(), Match.id)
-        ).all()
+        rows = current_matches(s, g.id)
         matches = [{"id": m.id, "played_on": v.played_on, "place": v.place, "note": v.note,
                     "players": list(v.players), "audit_ok": v.audit_ok,
                     "versions": m.current_version, "rule_set": v.rule_set} for m, v in rows]
-        games = stats.all_games(_stored(s, g.id))
+        games = stats.all_games(stored_matches(s, g.id))
         name = g.name
     summary = stats.group_summary(games)
     board = stats.leaderboard(games, "wins", 1)
@@ -63,7 +46,7 @@ def overview(gid: str) -> Any:
 def player(gid: str, name: str) -> Any:
     with reading() as s:
         g = auth.load_group(s, gid)
-        games = stats.all_games(_stored(s, g.id))
+        games = stats.all_games(stored_matches(s, g.id))
     key = stats.player_key(name)
     ps = stats.per_player(games).get(key)
     if ps is None:

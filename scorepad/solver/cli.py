@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..boxes import Box
-from ..commands import InputError, read_text
+from ..commands import InputError, parse_json, read_text
 from ..rules import RuleSet, RuleSetError, UnknownRuleSet, get_rules
 from ..schemas import SheetFormatError, loads_sheet
 from .analysis import AnalysisError, GameAnalysis, advise, analyse_sheet, parse_card
@@ -20,25 +20,15 @@ from .table import SolverError, cache_path, get_table
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
-def _json(text: str, where: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: "
-                         f"{exc.msg})") from None
-    except RecursionError:
-        raise InputError(f"{where}: JSON nested too deeply") from None
-
-
 def _rules(value: str | None) -> RuleSet | None:
     """A rule-set name, a JSON object, or a JSON file holding a custom rule set."""
     if value is None:
         return None
     try:
         if value.lstrip().startswith("{"):
-            return get_rules(_json(value, "--rules"))
+            return get_rules(parse_json(value, "--rules"))
         if value.endswith(".json") or Path(value).is_file():
-            return get_rules(_json(read_text(value), value))
+            return get_rules(parse_json(read_text(value), value))
         return get_rules(value)
     except (RuleSetError, UnknownRuleSet) as exc:
         raise InputError(f"--rules: {exc}") from None
@@ -121,7 +111,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         pass
     else:
         raw = args.card
-        data = _json(raw, "--card") if raw.lstrip().startswith("{") else _json(
+        data = parse_json(raw, "--card") if raw.lstrip().startswith("{") else parse_json(
             read_text(raw), raw)
         try:
             boxes, checks = parse_card(data)
