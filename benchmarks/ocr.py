@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ocr import cnn, digits, evaluate  # noqa: E402
+from ocr import cnn, evaluate  # noqa: E402
 from ocr.reader import Reader, ScanError  # noqa: E402
 from ocr.render import sample  # noqa: E402
 
@@ -32,21 +32,17 @@ MODES = {
 }
 
 
-def modes_for(models: list[str], cnn_weights: Path | None) -> dict[str, dict[str, Any]]:
-    """The three readers with the default classifier, or, with --models mlp,cnn, the
-    classifier-alone and combined readers once per named classifier (one run, same photos)."""
-    if not models:
-        return dict(MODES)
-    out: dict[str, dict[str, Any]] = {"tesseract": MODES["tesseract"]}
-    for name in models:
-        if name == "cnn":
-            model: Any = cnn.load(cnn_weights) if cnn_weights else cnn.load()
-        elif name == "mlp":
-            model = digits.load()
-        else:
-            raise SystemExit(f"unknown classifier {name!r} (mlp, cnn)")
-        out[f"classifier-{name}"] = {**MODES["classifier"], "model": model}
-        out[f"combined-{name}"] = {**MODES["combined"], "model": model}
+def modes_for(weights: list[Path], combined_only: bool = False) -> dict[str, dict[str, Any]]:
+    """The three readers with the shipped classifier, or, with --weights A.npz,B.npz, the
+    classifier-alone and combined readers once per weights file (one run, same photos)."""
+    if not weights:
+        return {"combined": MODES["combined"]} if combined_only else dict(MODES)
+    out: dict[str, dict[str, Any]] = {} if combined_only else {"tesseract": MODES["tesseract"]}
+    for path in weights:
+        model = cnn.load(path)
+        if not combined_only:
+            out[f"classifier-{path.stem}"] = {**MODES["classifier"], "model": model}
+        out[f"combined-{path.stem}"] = {**MODES["combined"], "model": model}
     return out
 
 
@@ -111,15 +107,17 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--seed", type=int, default=50_000)
     ap.add_argument("--json", type=Path, help="also write the numbers here")
-    ap.add_argument("--models", default="",
-                    help="compare classifiers in one run, e.g. mlp,cnn (default: the shipped one)")
-    ap.add_argument("--cnn-weights", type=Path, help="the CNN weights to use (default: shipped)")
+    ap.add_argument("--weights", default="",
+                    help="compare CNN weights files in one run, e.g. ocr/digits_cnn.npz,new.npz "
+                         "(default: the shipped one)")
+    ap.add_argument("--combined-only", action="store_true",
+                    help="run only the shipped reader (tesseract + classifier), not each alone")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
     args = ap.parse_args()
     by_hand: dict[str, evaluate.Score] = {}
-    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    weights = [Path(w.strip()) for w in args.weights.split(",") if w.strip()]
     results = run(args.count, args.seed, args.verbose, by_hand,
-                  modes_for(models, args.cnn_weights))
+                  modes_for(weights, args.combined_only))
     keys = list(next(iter(results.values())).keys())
     width = max(12, *(len(m) + 1 for m in results))
     print(f"{'metric':28s}" + "".join(f"{m:>{width}s}" for m in results))

@@ -1,17 +1,13 @@
-"""The project's own handwritten-digit classifiers: the shared glyph normalisation,
-the classes, and the earlier MLP ensemble (``ocr/digits.npz``).
+"""What the reader needs of a handwritten-digit classifier: the classes, the glyph
+normalisation, and the default model (the CNN of ``ocr/cnn.py``).
 
 Classes: the digits 0-9 and three ways of scratching a box out (a dash, a slash,
-an X).  The MLP weights are trained by ``scripts/train_digits.py``; the reader's
-default is the CNN of ``ocr/cnn.py`` (``DEFAULT``).  Nothing is downloaded or
-trained at run time.
+an X).  The weights are trained by ``scripts/train_digits.py`` and shipped;
+nothing is downloaded or trained at run time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Protocol
 
 import cv2
@@ -21,7 +17,6 @@ CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "dash", "slash", "x
 N_DIGITS = 10
 SIDE = 28
 FIT = 20
-WEIGHTS = Path(__file__).with_name("digits.npz")
 
 
 class ModelMissing(RuntimeError):
@@ -71,118 +66,17 @@ def normalize(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-HOG_CELL, HOG_BINS = 7, 9
-N_FEATURES = SIDE * SIDE + (SIDE // HOG_CELL) ** 2 * HOG_BINS + 2
-
-
-def hog(px: np.ndarray) -> np.ndarray:
-    """Histograms of gradient orientation over 7x7 cells of a 28x28 image (L2-normalised)."""
-    gy, gx = np.gradient(px)
-    mag = np.hypot(gx, gy)
-    ang = np.mod(np.arctan2(gy, gx), np.pi)
-    b = np.minimum((ang / np.pi * HOG_BINS).astype(np.int64), HOG_BINS - 1)
-    n = SIDE // HOG_CELL
-    cell = (np.arange(SIDE) // HOG_CELL)
-    idx = (cell[:, None] * n + cell[None, :]) * HOG_BINS + b
-    h = np.bincount(idx.ravel(), weights=mag.ravel(), minlength=n * n * HOG_BINS)
-    norm = float(np.linalg.norm(h))
-    out: np.ndarray = (h / norm if norm > 0 else h).astype(np.float32)
-    return out
-
-
-def features(mask: np.ndarray) -> np.ndarray:
-    """28x28 pixels, their HOG (gradient orientations), and the crop's shape."""
-    m = mask > 0
-    ys, xs = np.nonzero(m)
-    if len(xs) == 0:
-        return np.zeros(N_FEATURES, np.float32)
-    h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-    extra = np.array([np.log(w / h), m.sum() / (h * w)], np.float32)
-    px = normalize(mask)
-    return np.concatenate([px.ravel(), hog(px), extra]).astype(np.float32)
-
-
-@dataclass(frozen=True)
-class Model:
-    w1: np.ndarray
-    b1: np.ndarray
-    w2: np.ndarray
-    b2: np.ndarray
-    mean: np.ndarray
-    std: np.ndarray
-
-    def hidden(self, x: np.ndarray) -> np.ndarray:
-        """Rows of features -> the hidden layer (the classifier's own picture of a glyph)."""
-        z = (x - self.mean) / self.std
-        out: np.ndarray = np.maximum(z @ self.w1 + self.b1, 0)
-        return out
-
-    def proba(self, x: np.ndarray, h: np.ndarray | None = None) -> np.ndarray:
-        """Rows of features -> class probabilities (rows sum to 1)."""
-        if h is None:
-            h = self.hidden(x)
-        logits = h @ self.w2 + self.b2
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        p: np.ndarray = e / e.sum(axis=1, keepdims=True)
-        return p
-
-
-
-_KEYS = ("w1", "b1", "w2", "b2", "mean", "std")
-
-
-@dataclass(frozen=True)
-class Ensemble:
-    """A few MLPs trained from different starts; their probabilities are averaged
-    (more accurate, and less sure of itself where the members disagree)."""
-
-    models: tuple[Model, ...]
-
-    def proba(self, x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = np.mean([m.proba(x) for m in self.models], axis=0)
-        return out
-
-    def classify(self, masks: list[np.ndarray]) -> np.ndarray:
-        """Ink masks -> (n, len(CLASSES)) probabilities."""
-        if not masks:
-            return np.zeros((0, len(CLASSES)), np.float32)
-        return self.proba(np.stack([features(k) for k in masks]))
-
-    def save(self, path: Path) -> None:
-        arrays = {f"{k}_{i}": getattr(m, k).astype(np.float16)
-                  for i, m in enumerate(self.models) for k in _KEYS}
-        np.savez_compressed(path, n_models=np.array(len(self.models)), **arrays)
-
-
-@lru_cache(maxsize=2)
-def load(path: Path = WEIGHTS) -> Ensemble:
-    if not path.is_file():
-        raise ModelMissing(f"digit classifier weights not found at {path}")
-    with np.load(path) as z:
-        if "n_models" in z.files:
-            n = int(z["n_models"])
-            return Ensemble(tuple(
-                Model(**{k: z[f"{k}_{i}"].astype(np.float32) for k in _KEYS}) for i in range(n)))
-        return Ensemble((Model(**{k: z[k].astype(np.float32) for k in _KEYS}),))
-
-
 class Classifier(Protocol):
-    """What the reader needs of a digit classifier (the MLPs here, or ``ocr.cnn``)."""
+    """What the reader needs of a digit classifier (``ocr.cnn.CnnEnsemble``, or a test's fake)."""
 
     def classify(self, masks: list[np.ndarray]) -> np.ndarray: ...
 
 
-# The classifier the reader uses: "cnn" (ocr/digits_cnn.npz, ocr/cnn.py) or "mlp" (digits.npz).
-DEFAULT = "cnn"
-
-
 def default_model() -> Classifier:
-    if DEFAULT == "cnn":
-        from . import cnn
+    """The shipped CNN (``ocr/digits_cnn.npz``)."""
+    from . import cnn
 
-        return cnn.load()
-    return load()
+    return cnn.load()
 
 
 def classify(masks: list[np.ndarray], model: Classifier | None = None) -> np.ndarray:

@@ -26,6 +26,11 @@ TRAIN_FONTS = (
     "ComicNeue-BoldItalic.otf", "Breip.ttf", "Humor-Sans.ttf", "Rufscript010.ttf",
     "BecauseWeBuild-Regular.otf", "BecauseWeConnect-Regular.otf",
     "BecauseWeCreate-Regular.otf", "BecauseWeMentor-Regular.otf", "Delphine.ttf",
+    # training only (scripts/setup.sh installs them): more pens, slants and ways to write a digit
+    "dkg.ttf", "dkgBI.ttf", "dkgBd.ttf", "dkgIt.ttf", "DancingScript-Regular.otf",
+    "DancingScript-Bold.otf", "KaushanScript-Regular.otf", "KleeOne-Regular.ttf",
+    "KleeOne-SemiBold.ttf", "setofont.ttf", "YuseiMagic-Regular.ttf", "kiloji.ttf", "kiloji_b.ttf",
+    "kiloji_p.ttf", "lobster.otf", "LeckerliOne-Regular.ttf", "Havana-Regular.otf",
 )
 # Fonts kept out of training: the benchmark writes its numbers with these.
 EVAL_FONTS = (

@@ -1,11 +1,12 @@
 """Photo -> sheet: the reader, honest about every cell it is unsure of.
 
 Steps: limits and decoding (EXIF orientation applied), the card's frame found
-and warped (``geometry``), cells cut and cleaned, each cell classified (blank,
-scratch, number, marks), numbers read by two readers (the digit classifier per
-glyph and ONE tesseract run over all cells), candidates decoded against what
-the box can legally hold, YAHTZEE BONUS marks counted.  The reader never
-changes a written value to make totals agree; a value chosen because it is
+and warped (``geometry``; a pad of another design: ``adaptive``), cells cut
+and cleaned, each cell classified (blank, scratch, number, marks), numbers
+read by two readers (the digit classifier per glyph and ONE tesseract run over
+all cells), candidates decoded against what the box can legally hold, YAHTZEE
+BONUS marks counted.  The reader never changes a written value to make totals
+agree; a value chosen because it is
 legal rather than because it read best is marked ``inferred``.
 """
 
@@ -32,15 +33,16 @@ from scorepad.rules import REGISTRY, RuleSet, get_rules
 from scorepad.schemas import dump_sheet
 from scorepad.values import possible_values
 
+from . import adaptive, geometry
 from . import digits as dg
-from . import geometry
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side
-from .tesseract import Engine, OcrText, TesseractEngine
+from .tesseract import Engine, OcrEngineError, OcrText, TesseractEngine
 
 MAX_BYTES = 20_000_000
 MAX_PIXELS = 40_000_000
 WORK_SIDE = 1600  # the photo is processed at most this large
 MIN_MATCH = 0.55  # line-pattern correlation below this: not a pad
+STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is not tried
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MAX_DIGITS = 4
 INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
@@ -105,6 +107,7 @@ class ScanResult:
     match_score: float
     seconds: float
     engine: str
+    layout: str = "template"  # how the cells were found: "template" (our pad) or "adaptive"
 
     def counts(self) -> dict[str, int]:
         out = {CONFIDENT: 0, NEEDS_REVIEW: 0, UNREADABLE: 0}
@@ -124,6 +127,7 @@ class ScanResult:
             "rotation": self.rotation,
             "match_score": round(self.match_score, 4),
             "engine": self.engine,
+            "layout": self.layout,
             "seconds": round(self.seconds, 3),
             "counts": self.counts(),
             "cells": [c.to_dict() for c in self.cells],
@@ -434,6 +438,21 @@ def _clean_name(text: str) -> str:
     return t[:64].capitalize() if t.isupper() or t.islower() else t[:64]
 
 
+@dataclass
+class _Plan:
+    """Where the cells are: from the template (our pad) or found by ``adaptive``."""
+
+    card: np.ndarray  # the flattened, upright card the cells are cut from
+    side: Side
+    rotation: int  # quarter turns
+    score: float  # template correlation, or the adaptive path's mean label similarity
+    layout: str  # "template" or "adaptive"
+    cells: list[_Cell]
+    to_work: np.ndarray  # 3x3 homography: card pixels -> working image pixels
+    name_crop: np.ndarray | None  # front: where the player's name is written
+    name_rect: tuple[int, int, int, int] | None  # ... in card pixels (front)
+
+
 class Reader:
     """Reads photos of the pad; ``engine`` is the OCR engine (tesseract by default)."""
 
@@ -451,7 +470,7 @@ class Reader:
         self.max_pixels = max_pixels
 
     # -- geometry
-    def _locate(self, rgb: Image.Image) -> tuple[np.ndarray, float, geometry.Match]:
+    def _work_gray(self, rgb: Image.Image) -> tuple[np.ndarray, float]:
         gray_full = np.asarray(rgb.convert("L"))
         h, w = gray_full.shape
         scale = min(1.0, WORK_SIDE / max(h, w))
@@ -459,23 +478,92 @@ class Reader:
             gray_full, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
         if min(gray.shape) < 200:
             raise ScanError("not_a_pad", "the image is too small to hold a readable pad")
+        return gray, scale
+
+    def _locate(self, rgb: Image.Image) -> tuple[np.ndarray, float, geometry.Match]:
+        """The template match only (our own pad)."""
+        gray, scale = self._work_gray(rgb)
         match = geometry.best_match(gray)
         if match is None or match.score < MIN_MATCH:
             raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
         return gray, scale, match
 
+    def _template_plan(self, gray: np.ndarray, match: geometry.Match) -> _Plan:
+        card = flatten(geometry.warp(gray, match.quad))
+        g = FRONT if match.side is Side.FRONT else BACK
+        if _sharpness(card, g) < MIN_SHARPNESS:
+            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
+        dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
+        to_work = cv2.getPerspectiveTransform(dst, match.quad.astype(np.float32))
+        name_crop = name_rect = None
+        if match.side is Side.FRONT:
+            x0, y0, x1, y1 = NAME_BOX
+            name_crop = card[y0 - 42: y1 - 2, x0 + 4: x1]
+            name_rect = (x0, y0 - 40, x1, y1)
+        return _Plan(card, match.side, match.rotation, match.score, "template", self._cut(card, g),
+                     to_work, name_crop, name_rect)
+
+    def _adaptive_plan(self, t: adaptive.Table) -> _Plan:
+        card = t.card
+        if _line_sharpness(card, [t.ys[r] for r in range(1, len(t.ys) - 1, 2)],
+                           t.xs) < MIN_SHARPNESS:
+            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
+        cells = []
+        for r, row in t.rows:
+            y0, y1 = t.ys[r], t.ys[r + 1]
+            for c, col in enumerate(t.value_cols):
+                x0, x1 = t.xs[col], t.xs[col + 1]
+                mx, my = max(6, round(0.07 * (x1 - x0))), max(5, round(0.13 * (y1 - y0)))
+                cells.append(self._make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
+        name_crop = None
+        if t.side is Side.FRONT and t.name_rect is not None:
+            x0, y0, x1, y1 = t.name_rect
+            name_crop = card[y0:y1, x0:x1]
+        name_rect = t.name_rect if t.name_rect is not None else (t.xs[0], max(t.ys[0] - 50, 0),
+                                                                 t.xs[-1], t.ys[0])
+        return _Plan(card, t.side, t.rotation, t.score, "adaptive", cells, t.to_work, name_crop,
+                     name_rect)
+
+    def _plan(self, gray: np.ndarray) -> _Plan:
+        """Our own pad by the template when it matches well; else any pad by its lines and labels."""
+        match = geometry.best_match(gray)
+        if match is not None and match.score >= STRONG_MATCH:
+            return self._template_plan(gray, match)
+        if not self.use_tesseract:  # the adaptive path reads the printed labels
+            if match is not None and match.score >= MIN_MATCH:
+                return self._template_plan(gray, match)
+            raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+        grid = adaptive.find_grid(gray)
+        if grid is None:  # no ruled table at all: a weak template match is all there is
+            if match is not None and match.score >= MIN_MATCH:
+                return self._template_plan(gray, match)
+            raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+        try:
+            table = adaptive.recognise(gray, grid, self.engine)
+        except OcrEngineError:
+            if match is None or match.score < MIN_MATCH:
+                raise
+            return self._template_plan(gray, match)
+        if table is not None:
+            return self._adaptive_plan(table)
+        if match is not None and match.score >= MIN_MATCH:
+            # labels unread (small, blurred), but ruled exactly like our pad: the template
+            g = FRONT if match.side is Side.FRONT else BACK
+            lines = sorted((len(grid.xs), len(grid.ys)))
+            if lines == sorted((len(g.col_x), len(g.rows) + 1)):
+                return self._template_plan(gray, match)
+        # a ruled table whose labels are not a pad's (or cannot be read)
+        if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
+            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
+        raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+
     def scan(self, data: bytes, *, rules: str | RuleSet | dict[str, Any] | None = None) -> ScanResult:
         t0 = time.perf_counter()
         rs = get_rules(rules)
         img = load_image(data, max_bytes=self.max_bytes, max_pixels=self.max_pixels)
-        gray, scale, match = self._locate(img)
-        card = flatten(geometry.warp(gray, match.quad))
-        g = FRONT if match.side is Side.FRONT else BACK
-        sharp = _sharpness(card, g)
-        if sharp < MIN_SHARPNESS:
-            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
-        dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
-        back_m = cv2.getPerspectiveTransform(dst, match.quad.astype(np.float32))
+        gray, scale = self._work_gray(img)
+        plan = self._plan(gray)
+        back_m = plan.to_work
 
         def photo_box(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
             x0, y0, x1, y1 = rect
@@ -484,7 +572,7 @@ class Reader:
             return (int(p[:, 0].min()), int(p[:, 1].min()), int(math.ceil(p[:, 0].max())),
                     int(math.ceil(p[:, 1].max())))
 
-        cells = self._cut(card, g)
+        cells = plan.cells
         model = (self.model or dg.default_model()) if self.use_classifier else None
         if model is not None:  # every glyph of the photo in one batch
             batch: list[np.ndarray] = []
@@ -510,26 +598,26 @@ class Reader:
                 cell.tess_index = len(ocr_images)
                 ocr_images.append(_prep_for_ocr(cell.crop, cell.mask))
         name_index = None
-        if match.side is Side.FRONT:
-            x0, y0, x1, y1 = NAME_BOX
-            name_crop = card[y0 - 42: y1 - 2, x0 + 4: x1]
-            if ink_mask(name_crop).any():
-                name_index = len(ocr_images)
-                ocr_images.append(_name_prep(name_crop))
+        name_crop = plan.name_crop
+        if (plan.side is Side.FRONT and name_crop is not None and name_crop.size
+                and ink_mask(name_crop).any()):
+            name_index = len(ocr_images)
+            ocr_images.append(_name_prep(name_crop))
         texts: list[OcrText] = []
         if self.use_tesseract and ocr_images:
             texts = self.engine.read_batch(ocr_images)
         reads = [self._read_cell(cell, texts, model, rs, photo_box(cell.rect)) for cell in cells]
         if self.cross_check:
-            cross_check(reads, match.side, rs)
-        if match.side is Side.FRONT:
-            name_rect = (NAME_BOX[0], NAME_BOX[1] - 40, NAME_BOX[2], NAME_BOX[3])
-            reads.insert(0, self._name_read(texts, name_index, 0, "NAME", photo_box(name_rect)))
+            cross_check(reads, plan.side, rs)
+        if plan.side is Side.FRONT:
+            name_box = photo_box(plan.name_rect) if plan.name_rect else (0, 0, 0, 0)
+            reads.insert(0, self._name_read(texts, name_index, 0, "NAME", name_box))
             sheet = _front_sheet(reads, rs)
         else:
             sheet = _back_sheet(reads)
-        return ScanResult(sheet, match.side, reads, (match.rotation * 90) % 360, match.score,
-                          time.perf_counter() - t0, self.engine.name if self.use_tesseract else "none")
+        return ScanResult(sheet, plan.side, reads, (plan.rotation * 90) % 360, plan.score,
+                          time.perf_counter() - t0, self.engine.name if self.use_tesseract else "none",
+                          plan.layout)
 
     def _sure(self, cell: _Cell, rules: RuleSet) -> bool:
         """The classifier alone is sure enough: tesseract is not asked about this cell."""
@@ -550,20 +638,24 @@ class Reader:
             for c in range(g.value_cols):
                 x0, y0, x1, y1 = g.cell(r, c)
                 mx, my = 6, 5
-                rect = (x0 + mx, y0 + my, x1 - mx, y1 - my)
-                crop = card[rect[1]: rect[3], rect[0]: rect[2]]
-                mask = ink_mask(crop)
-                gs = glyphs(mask)
-                if not gs:
-                    kind = BLANK
-                elif row.kind is Kind.MARKS:
-                    kind = MARKS
-                elif row.kind is Kind.NAME:
-                    kind = TEXT
-                else:
-                    kind = NUMBER
-                out.append(_Cell(row, r, c, rect, crop, mask, gs, kind))
+                out.append(self._make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
         return out
+
+    @staticmethod
+    def _make_cell(card: np.ndarray, row: Row, r: int, c: int,
+                   rect: tuple[int, int, int, int]) -> _Cell:
+        crop = card[rect[1]: rect[3], rect[0]: rect[2]]
+        mask = ink_mask(crop)
+        gs = glyphs(mask)
+        if not gs:
+            kind = BLANK
+        elif row.kind is Kind.MARKS:
+            kind = MARKS
+        elif row.kind is Kind.NAME:
+            kind = TEXT
+        else:
+            kind = NUMBER
+        return _Cell(row, r, c, rect, crop, mask, gs, kind)
 
     def _name_read(self, texts: list[OcrText], index: int | None, column: int, label: str,
                    box: tuple[int, int, int, int]) -> CellRead:
@@ -675,6 +767,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             relations = [("players_total", scores, total)]
         held: dict[int, tuple[CellRead, str]] = {}
         failed: dict[int, tuple[CellRead, str]] = {}
+        unexplained: set[int] = set()  # cells in a failed sum that no doubtful cell accounts for
         for name, parts, result in relations:
             if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
                 continue
@@ -685,6 +778,8 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 # a misreading or the player's own mistake: the values stay as read
                 for r in written:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
+                if not _explained(parts, result[0], rules):
+                    unexplained.update(id(r) for r in written)
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
                 for r in written:
@@ -696,8 +791,32 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 r.status = CONFIDENT
         for key, (r, note) in failed.items():
             r.checks.append(note)
-            if key not in held and r.status == CONFIDENT and r.confidence < KEEP_ON_FAIL:
+            if (key not in held and key in unexplained and r.status == CONFIDENT
+                    and r.confidence < KEEP_ON_FAIL):
                 r.status = NEEDS_REVIEW
+
+
+def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
+    """A failed sum is accounted for by a cell already marked for review: one of that
+    cell's own candidates would make the sum hold.  (Only confidence depends on this;
+    the value stays as read.)  Otherwise the failure may hide a confident misreading."""
+    total = sum(_worth(p, rules) for p in parts)
+    target = result.value
+    assert isinstance(target, int)
+    for r in [*parts, result]:
+        if r.status == CONFIDENT or r.kind == BLANK:
+            continue
+        for c in r.candidates[:5]:
+            if not isinstance(c.value, int) or c.value == r.value:
+                continue
+            if r is result:
+                if total == c.value:
+                    return True
+            else:
+                alt = CellRead(r.row, r.field, r.column, r.game, r.kind, c.value, 0.0, r.status)
+                if total - _worth(r, rules) + _worth(alt, rules) == target:
+                    return True
+    return False
 
 
 def _worth(r: CellRead, rules: RuleSet) -> int:
@@ -709,14 +828,18 @@ def _worth(r: CellRead, rules: RuleSet) -> int:
 def _sharpness(card: np.ndarray, g: Grid) -> float:
     """How sharp the printed ruled lines are: the steepest step across a line, relative to
     its contrast, on profiles averaged along short pieces of line (noise averages out)."""
+    return _line_sharpness(card, [g.top + r * g.row_h for r in range(1, len(g.rows), 2)], g.col_x)
+
+
+def _line_sharpness(card: np.ndarray, ys: Sequence[int], col_x: Sequence[int]) -> float:
+    """``_sharpness`` at the horizontal lines ``ys``, between the vertical lines ``col_x``."""
     ratios = []
     f = card.astype(np.float32)
-    for r in range(1, len(g.rows), 2):
-        y = g.top + r * g.row_h
+    for y in ys:
         if y - 10 < 0 or y + 10 >= f.shape[0]:
             continue
-        for c in range(len(g.col_x) - 1):
-            x0, x1 = g.col_x[c] + 8, g.col_x[c + 1] - 8
+        for c in range(len(col_x) - 1):
+            x0, x1 = col_x[c] + 8, col_x[c + 1] - 8
             # search the line a few pixels around where it should be
             prof = f[y - 10: y + 11, x0:x1].mean(axis=1)
             span = float(prof.max() - prof.min())

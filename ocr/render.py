@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -32,6 +33,7 @@ from .layout import (
     TITLE_FRONT,
     Grid,
     Kind,
+    Row,
     Side,
 )
 
@@ -249,6 +251,27 @@ def _write_text(canvas: Canvas, style: Style, text: str, box: tuple[int, int, in
     canvas.ink(np.asarray(im), box[0] + ox, box[1] + oy, style.ink)
 
 
+def write_games(canvas: Canvas, style: Style, games: Sequence[Game | None], rows: Sequence[Row],
+                cell: Callable[[int, int], tuple[int, int, int, int]], rng: np.random.Generator,
+                o: int) -> None:
+    """A player's games, one per column, into the cells ``cell(row, game)`` of a front."""
+    for gi, game in enumerate(games):
+        if game is None:
+            continue
+        for r, row in enumerate(rows):
+            box = cell(r, gi)
+            if row.kind is Kind.BOX:
+                assert isinstance(row.field, Box)
+                _write_value(canvas, style, game.boxes.get(row.field), box, rng, o, o, True)
+            elif row.kind is Kind.TOTAL:
+                assert isinstance(row.field, TotalField)
+                _write_value(canvas, style, game.totals.get(row.field), box, rng, o, o, False)
+            elif row.kind is Kind.MARKS and game.bonus_checks:
+                cw, ch = box[2] - box[0], box[3] - box[1]
+                _place(canvas, marks_mask(style, game.bonus_checks, cw, ch, rng), box, style,
+                       rng, o, o)
+
+
 def write(sheet: Sheet, side: Side, style: Style, rng: np.random.Generator,
           player: int = 0) -> Image.Image:
     """The page with ``sheet`` written on it (front: one player's card)."""
@@ -258,21 +281,7 @@ def write(sheet: Sheet, side: Side, style: Style, rng: np.random.Generator,
     if side is Side.FRONT:
         p = sheet.players[player]
         _write_text(canvas, style, p.name, NAME_BOX, o, o, 40)
-        for gi, game in enumerate(p.games[: FRONT.value_cols]):
-            if game is None:
-                continue
-            for r, row in enumerate(FRONT.rows):
-                cell = FRONT.cell(r, gi)
-                if row.kind is Kind.BOX:
-                    assert isinstance(row.field, Box)
-                    _write_value(canvas, style, game.boxes.get(row.field), cell, rng, o, o, True)
-                elif row.kind is Kind.TOTAL:
-                    assert isinstance(row.field, TotalField)
-                    _write_value(canvas, style, game.totals.get(row.field), cell, rng, o, o, False)
-                elif row.kind is Kind.MARKS and game.bonus_checks:
-                    cw, ch = cell[2] - cell[0], cell[3] - cell[1]
-                    _place(canvas, marks_mask(style, game.bonus_checks, cw, ch, rng), cell, style,
-                           rng, o, o)
+        write_games(canvas, style, p.games[: FRONT.value_cols], FRONT.rows, FRONT.cell, rng, o)
     else:
         for pi, p in enumerate(sheet.players[: BACK.value_cols]):
             x0, y0, x1, y1 = BACK.cell(0, pi)
@@ -334,8 +343,13 @@ def _paper(rgb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255)
 
 
-def photograph(page: Image.Image, spec: PhotoSpec, rng: np.random.Generator) -> bytes:
-    """A JPEG of ``page`` as a phone would take it."""
+def photograph(page: Image.Image, spec: PhotoSpec, rng: np.random.Generator,
+               transform: list[np.ndarray] | None = None) -> bytes:
+    """A JPEG of ``page`` as a phone would take it.
+
+    ``transform``, if given, receives the 3x3 homography from page pixels to the photo's
+    pixels (before any EXIF re-orientation), for tests that check where cells were found.
+    """
     rgb = _paper(np.asarray(page.convert("RGB")).astype(np.float32), rng)
     ph, pw = rgb.shape[:2]
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float32)
@@ -356,6 +370,8 @@ def photograph(page: Image.Image, spec: PhotoSpec, rng: np.random.Generator) -> 
     dst += np.array([margin + rng.uniform(-margin / 2, margin / 2),
                      margin + rng.uniform(-margin / 2, margin / 2)], dtype=np.float32)
     M = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    if transform is not None:
+        transform.append(M)
     base = np.array([rng.uniform(40, 140), rng.uniform(40, 120), rng.uniform(30, 100)], np.float32)
     bg = np.ones((ch, cw, 3), np.float32) * base
     bg += cv2.resize(rng.normal(0, 18, (12, 12, 3)).astype(np.float32), (cw, ch))

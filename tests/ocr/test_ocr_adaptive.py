@@ -1,0 +1,173 @@
+"""Pads of other designs: the layout-adaptive path (ruled lines + printed labels)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import pytest
+
+from ocr import ScanError, scan_image
+from ocr import adaptive as ad
+from ocr import variants as vr
+from ocr.evaluate import score
+from ocr.layout import BACK_ROWS, FRONT_ROWS, Kind, Side
+from ocr.reader import Reader
+from ocr.render import PhotoSpec
+from ocr.tesseract import FakeEngine, OcrText, TesseractEngine
+
+from .conftest import needs_tesseract, photo_of
+
+# ------------------------------------------------------------------ units (no tesseract)
+
+
+def test_labels_align_in_order_and_an_unread_label_is_filled_in() -> None:
+    texts = ["", "Aces", "Twos", "Thre3s", "", "Fives", "Sixes", "Total Score", "Bonus",
+             "Total of Upper Section", "3 of a Kind", "4 of a Kind", "Full House",
+             "Small Straight", "Large Straight", "YAHTZEE", "Chance", "Yahtzee Bonus",
+             "Total of Lower Section", "Total of Upper Section", "Grand Total"]
+    mapping, _, matched = ad.align(texts, FRONT_ROWS)
+    got = {i: FRONT_ROWS[j].label for i, j in mapping.items()}
+    assert matched >= 18
+    assert got[4] == "Fours = 4"  # not read: between Threes and Fives
+    assert got[9] == "TOTAL Of Upper" and got[19] == "TOTAL Of Upper"
+    assert FRONT_ROWS[mapping[19]].field is not FRONT_ROWS[mapping[9]].field  # the repeat
+    assert got[10] == "3 of a kind"  # no LOWER SECTION row on this pad
+    assert got[20] == "GRAND TOTAL"
+
+
+def test_back_labels_align() -> None:
+    texts = ["Names", "Game 1", "Game 2", "Game 3", "Gane 4", "", "Game 6", "Total of all games"]
+    mapping, _, matched = ad.align(texts, BACK_ROWS)
+    assert matched >= 6
+    assert [BACK_ROWS[mapping[i]].game for i in range(1, 7)] == list(range(6))
+    assert BACK_ROWS[mapping[7]].kind is Kind.GRAND
+
+
+def test_unrelated_labels_match_nothing() -> None:
+    _, _, matched = ad.align(["Monday", "Tuesday", "Milk", "Bread", "Eggs", "Rice"], FRONT_ROWS)
+    assert matched == 0
+
+
+def test_a_missing_line_is_put_back() -> None:
+    assert ad.regularise([0, 60, 100, 140, 220, 260, 300]) == [0, 60, 100, 140, 180, 220, 260, 300]
+    assert ad.regularise([0, 80, 120, 160, 200]) == [0, 80, 120, 160, 200]  # a tall header
+
+
+def test_turned_line_positions_follow_rot90() -> None:
+    img = np.zeros((30, 50), np.uint8)
+    img[10, :] = 1
+    img[:, 20] = 1
+    for k in range(4):
+        t = np.rot90(img, k)
+        xs, ys = ad.turned([20], [10], 50, 30, k)
+        assert t[ys[0] - 1: ys[0] + 1, :].any(axis=0).all()  # within a pixel
+        assert t[:, xs[0] - 1: xs[0] + 1].any(axis=1).all()
+
+
+def test_our_own_pad_takes_the_template_path_with_one_ocr_call() -> None:
+    from ocr import render
+
+    engine = FakeEngine(lambda i, im: OcrText("", 0.0))
+    sheet = render.random_front(np.random.default_rng(3))
+    result = Reader(engine).scan(photo_of(sheet, seed=2))
+    assert result.layout == "template"
+    assert result.to_dict()["layout"] == "template"
+    assert engine.calls == 1
+
+
+def test_variant_renderer_draws_the_table_where_it_says() -> None:
+    v = vr.VARIANTS["plain"]
+    card = np.asarray(vr.blank_variant(v))
+    assert card.shape == (v.size[1], v.size[0])
+    assert all(card[y, v.col_x[0] + 5: v.col_x[-1] - 5].mean() < 60 for y in v.row_y)
+    assert vr.field_at(v, vr.PAGE_MARGIN + v.col_x[-1] - 5, vr.PAGE_MARGIN + v.row_y[-1] - 5) \
+        == ("grand_total", 5, 5)
+
+
+# ------------------------------------------------------------------ end to end (tesseract)
+
+
+class CountingEngine(TesseractEngine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def read_batch(self, images: Sequence[np.ndarray]) -> list[OcrText]:
+        self.calls += 1
+        return super().read_batch(images)
+
+
+def _wrong_fields(s: vr.VariantSample, cells: Sequence[object]) -> list[str]:
+    """Cells whose box, mapped back onto the printed page, is not the field they claim."""
+    inv = np.linalg.inv(s.transform)
+    wrong = []
+    for c in cells:
+        field, column, game, box = c.field, c.column, c.game, c.box  # type: ignore[attr-defined]
+        if field == "name" and s.variant.side is Side.FRONT:
+            continue
+        x0, y0, x1, y1 = box
+        p = cv2.perspectiveTransform(np.array([[[(x0 + x1) / 2, (y0 + y1) / 2]]], np.float32),
+                                     inv)[0, 0]
+        at = vr.field_at(s.variant, float(p[0]), float(p[1]))
+        if at != (field, column, game):
+            wrong.append(f"{field}[{column}] is at {at}")
+    return wrong
+
+
+CASES = [  # variant, seed, photo angle, rotation the reader must report
+    ("plain", 1, 4.0, 0),
+    ("plain", 4, 177.0, 180),
+    ("compact", 1, -3.0, 0),
+    ("compact", 3, 183.0, 180),
+    ("back_plain", 1, 2.0, 0),
+    ("back_framed", 2, 179.0, 180),
+    ("plain", 6, 92.0, 270),  # sideways
+]
+
+
+@needs_tesseract
+@pytest.mark.parametrize(("name", "seed", "angle", "rotation"), CASES,
+                         ids=[f"{c[0]}-{c[1]}-{c[3]}" for c in CASES])
+def test_a_pad_of_another_design_is_read(name: str, seed: int, angle: float,
+                                         rotation: int) -> None:
+    s = vr.variant_sample(seed, name, mnist_share=0.0,
+                          spec=PhotoSpec(angle=angle, perspective=0.02, light=0.2, blur=0.6,
+                                         noise=3.0, jpeg=85))
+    engine = CountingEngine()
+    result = Reader(engine).scan(s.jpeg)
+    assert result.layout == "adaptive"
+    assert result.side is s.variant.side
+    assert result.rotation == rotation
+    assert engine.calls == 2  # the labels (all turns) in one batch, the numbers in another
+    assert _wrong_fields(s, result.cells) == []
+    want = set()
+    for r, row in enumerate(s.variant.rows):
+        if row.kind is not Kind.HEADER:
+            x0, y0, x1, y1 = s.variant.cell(r, 0)
+            at = vr.field_at(s.variant, vr.PAGE_MARGIN + (x0 + x1) / 2, vr.PAGE_MARGIN + (y0 + y1) / 2)
+            assert at is not None
+            want.add(at[0])
+    got = {c.field for c in result.cells} - ({"name"} if s.variant.side is Side.FRONT else set())
+    assert got == want  # every row of the pad found
+    sc = score(result, s.sheet, s.variant.side)
+    assert sc.cells >= 8
+    assert sc.correct / sc.cells >= 0.85, sc.errors
+    assert sc.silent == 0, sc.errors  # wrong values are flagged for review
+    if s.variant.side is Side.FRONT:
+        assert len(result.sheet.players[0].games) == len(s.sheet.players[0].games)
+    else:
+        assert len(result.sheet.players) == len(s.sheet.players)
+
+
+@needs_tesseract
+def test_a_ruled_table_that_is_not_a_pad_is_refused() -> None:
+    words = ("", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+             "Milk", "Bread", "Eggs", "Apples", "Rice", "Cheese", "Butter", "Coffee", "Tea",
+             "Sugar", "Salt", "Pepper", "Flour", "Oil")
+    v = vr.front_variant("calendar", wording=words, title="SHOPPING")
+    s = vr.variant_sample(3, v, mnist_share=0.0, spec=PhotoSpec(angle=3.0))
+    with pytest.raises(ScanError) as exc:
+        scan_image(s.jpeg)
+    assert exc.value.code == "not_a_pad"
