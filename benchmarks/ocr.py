@@ -16,14 +16,19 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ocr import cnn, evaluate  # noqa: E402
+from ocr.layout import Side  # noqa: E402
 from ocr.reader import Reader, ScanError  # noqa: E402
 from ocr.render import sample  # noqa: E402
+from ocr.variants import VARIANTS, variant_sample  # noqa: E402
+from scorepad.card import Sheet  # noqa: E402
 
 MODES = {
     "tesseract": {"use_classifier": False, "use_tesseract": True},
@@ -51,17 +56,37 @@ def hand_of(s: object) -> str:
     return "MNIST reserved rows" if hand.use_mnist else Path(hand.font).stem
 
 
+@dataclass
+class Photo:
+    jpeg: bytes
+    sheet: Sheet
+    side: Side
+    source: str  # the hand (standard pad) or the pad design
+
+
+def photos(count: int, seed: int, designs: bool) -> Iterator[Photo]:
+    """Photos of our own pad, or (designs=True) of the other pad designs in turn."""
+    names = sorted(VARIANTS)
+    for i in range(count):
+        if designs:
+            v = variant_sample(seed + i, names[i % len(names)])
+            yield Photo(v.jpeg, v.sheet, v.variant.side, v.variant.name)
+        else:
+            s = sample(seed + i, split="eval")
+            yield Photo(s.jpeg, s.sheet, s.side, hand_of(s))
+
+
 def run(count: int, seed: int, verbose: bool,
         by_hand: dict[str, evaluate.Score] | None = None,
-        modes: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
+        modes: dict[str, dict[str, Any]] | None = None,
+        designs: bool = False) -> dict[str, dict[str, float]]:
     modes = modes or dict(MODES)
     readers = {m: Reader(**kw) for m, kw in modes.items()}
     totals = {m: evaluate.Score() for m in modes}
     seconds: dict[str, list[float]] = {m: [] for m in modes}
     failures = {m: 0 for m in modes}
     fronts = 0
-    for i in range(count):
-        s = sample(seed + i, split="eval")
+    for i, s in enumerate(photos(count, seed, designs)):
         fronts += s.side.value == "front"
         for mode, reader in readers.items():
             t0 = time.perf_counter()
@@ -76,7 +101,7 @@ def run(count: int, seed: int, verbose: bool,
             sc = evaluate.score(result, s.sheet, s.side)
             totals[mode].add(sc)
             if by_hand is not None and mode.startswith("combined"):
-                key = hand_of(s) + mode[len("combined"):]
+                key = s.source + mode[len("combined"):]
                 by_hand.setdefault(key, evaluate.Score()).add(sc)
             if verbose and mode.startswith("combined"):
                 for e in sc.errors:
@@ -110,6 +135,8 @@ def main() -> int:
     ap.add_argument("--weights", default="",
                     help="compare CNN weights files in one run, e.g. ocr/digits_cnn.npz,new.npz "
                          "(default: the shipped one)")
+    ap.add_argument("--designs", type=int, default=0,
+                    help="also read this many photos of other pad designs (the adaptive layout path)")
     ap.add_argument("--combined-only", action="store_true",
                     help="run only the shipped reader (tesseract + classifier), not each alone")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
@@ -118,6 +145,12 @@ def main() -> int:
     weights = [Path(w.strip()) for w in args.weights.split(",") if w.strip()]
     results = run(args.count, args.seed, args.verbose, by_hand,
                   modes_for(weights, args.combined_only))
+    if args.designs:
+        by_design: dict[str, evaluate.Score] = {}
+        for mode, row in run(args.designs, args.seed, args.verbose, by_design,
+                             modes_for(weights, True), designs=True).items():
+            results[f"{mode}-other-designs"] = row
+        by_hand.update({f"design {k}": v for k, v in by_design.items()})
     keys = list(next(iter(results.values())).keys())
     width = max(12, *(len(m) + 1 for m in results))
     print(f"{'metric':28s}" + "".join(f"{m:>{width}s}" for m in results))
@@ -127,7 +160,7 @@ def main() -> int:
             v = results[m][k]
             row.append(f"{v:{width}.4f}" if isinstance(v, float) else f"{v:{width}d}")
         print(f"{k:28s}" + "".join(row))
-    print("\ncombined reader by handwriting source (held out from training):")
+    print("\ncombined reader by handwriting source (held out from training) and pad design:")
     print(f"{'source':40s}{'cells':>8s}{'accuracy':>10s}{'confident':>10s}{'silent':>8s}")
     for name, sc in sorted(by_hand.items()):
         n = max(sc.cells, 1)

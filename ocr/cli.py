@@ -45,6 +45,10 @@ def register(subparsers: Any) -> None:
     samples.add_argument("--seed", type=int, default=1000)
     samples.add_argument("--split", choices=("eval", "train"), default="eval",
                          help="eval: held-out fonts and reserved MNIST rows")
+    samples.add_argument("--design", default="standard",
+                         help="the pad's design: standard (the pad `render` prints) or another "
+                              "(plain, compact, back_plain, back_framed: read by the adaptive "
+                              "layout path; always written with the held-out hands)")
     samples.set_defaults(func=_render_samples)
 
 
@@ -142,11 +146,15 @@ def _render(args: argparse.Namespace) -> int:
 
 def _render_samples(args: argparse.Namespace) -> int:
     from .samples import write_samples
+    from .variants import VARIANTS
 
     if args.count < 1:
         return _fail("--count must be at least 1")
+    if args.design != "standard" and args.design not in VARIANTS:
+        return _fail(f"unknown --design {args.design!r} (standard, {', '.join(sorted(VARIANTS))})")
     try:
-        write_samples(Path(args.directory), args.count, args.seed, args.split)
+        write_samples(Path(args.directory), args.count, args.seed, args.split,
+                      design=None if args.design == "standard" else args.design)
     except OSError as exc:
         return _fail(f"cannot write samples: {exc.strerror or exc}")
     return EXIT_OK

@@ -391,7 +391,7 @@ def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
 # ------------------------------------------------------------------ the reader
 
 
-CONFIDENT_AT = 0.93
+CONFIDENT_AT = 0.88
 ALT_PENALTY = 0.05  # prior weight of reading two touching pieces as one glyph
 SURE = 0.995  # classifier probability above which tesseract is not consulted
 
@@ -727,6 +727,7 @@ class Reader:
 
 KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
 CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic, is confident
+SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure readings lose confidence
 
 
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
@@ -767,7 +768,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             relations = [("players_total", scores, total)]
         held: dict[int, tuple[CellRead, str]] = {}
         failed: dict[int, tuple[CellRead, str]] = {}
-        unexplained: set[int] = set()  # cells in a failed sum that no doubtful cell accounts for
+        unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
         for name, parts, result in relations:
             if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
                 continue
@@ -779,7 +780,10 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 for r in written:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
                 if not _explained(parts, result[0], rules):
-                    unexplained.update(id(r) for r in written)
+                    # the likeliest misreadings are the least sure ones; a sum that fails
+                    # though every reading is sure is more likely the player's own slip
+                    suspects = sorted(written, key=lambda r: r.confidence)[:SUSPECTS]
+                    unexplained.update(id(r) for r in suspects)
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
                 for r in written:

@@ -285,18 +285,19 @@ def build(rng: np.random.Generator, copies: int, pads: int, cal_pads: int, synth
             np.array(ycal))
 
 
-def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int):  # type: ignore[no-untyped-def]
+def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int,  # type: ignore[no-untyped-def]
+          width: int = 16):
     import torch
     from torch import nn
     from torch.nn import functional as F
 
     torch.manual_seed(seed)
     net = nn.Sequential(
-        nn.Conv2d(cnn.CHANNELS, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Dropout(0.25), nn.Linear(64 * 3 * 3, 128), nn.ReLU(), nn.Dropout(0.3),
-        nn.Linear(128, len(dg.CLASSES)),
+        nn.Conv2d(cnn.CHANNELS, width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(width, 2 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(2 * width, 4 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Dropout(0.25), nn.Linear(4 * width * 3 * 3, 8 * width), nn.ReLU(),
+        nn.Dropout(0.3), nn.Linear(8 * width, len(dg.CLASSES)),
     )
     xt = torch.from_numpy(x.transpose(0, 3, 1, 2).copy())
     yt = torch.from_numpy(y.astype(np.int64))
@@ -388,6 +389,7 @@ def main() -> int:
     ap.add_argument("--real-copies", type=int, default=5, help="degraded copies per MNIST row")
     ap.add_argument("--synth", type=int, default=400, help="pen-stroke digits per digit")
     ap.add_argument("--models", type=int, default=2, help="ensemble members")
+    ap.add_argument("--width", type=int, default=16, help="first convolution's channels")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-eval", action="store_true")
@@ -406,7 +408,7 @@ def main() -> int:
     nets = []
     for i in range(args.models):
         print(f"model {i + 1} of {args.models}", flush=True)
-        net = train(x, y, args.seed + 101 * i, args.epochs)
+        net = train(x, y, args.seed + 101 * i, args.epochs, args.width)
         raw = export(net, 1.0)
         logits = raw.logits(xc)
         t = fit_temperature(logits, yc)

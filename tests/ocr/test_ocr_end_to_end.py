@@ -137,3 +137,15 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
         assert len(r.stderr.strip().splitlines()) == 1
     r = _cli("scan", str(junk))
     assert "not_an_image" in r.stderr
+
+
+def test_cli_render_samples_of_another_design_scan_by_the_adaptive_path(tmp_path: Path) -> None:
+    r = _cli("render-samples", str(tmp_path), "--count", "1", "--seed", "1100", "--design", "plain")
+    assert r.returncode == 0, r.stderr
+    photo = next(tmp_path.glob("*-plain-front.jpg"))
+    meta = json.loads(photo.with_name(photo.stem + ".meta.json").read_text())
+    assert meta["design"] == "plain" and meta["side"] == "front"
+    r = _cli("scan", str(photo), "--report")
+    assert json.loads(r.stdout)["layout"] == "adaptive"
+    r = _cli("render-samples", str(tmp_path), "--design", "nope")
+    assert r.returncode == 2 and "unknown --design" in r.stderr

@@ -15,8 +15,10 @@ from ocr.reader import (
     NEEDS_REVIEW,
     UNREADABLE,
     Candidate,
+    CellRead,
     Reader,
     count_marks,
+    cross_check,
     decide,
     glyphs,
     load_image,
@@ -24,6 +26,7 @@ from ocr.reader import (
 )
 from ocr.tesseract import FakeEngine, OcrText, parse_tsv
 from scorepad.boxes import Box, TotalField
+from scorepad.rules import get_rules
 from scorepad.schemas import dump_sheet, load_sheet
 
 from .conftest import photo_of
@@ -213,3 +216,46 @@ def test_photos_of_one_pad_merge_into_one_sheet() -> None:
     with pytest.raises(ScanError) as exc:
         merge([back, back])
     assert exc.value.code == "two_backs"
+
+
+def _read(field: str, value: int, confidence: float, status: str = CONFIDENT,
+          candidates: list[Candidate] | None = None) -> CellRead:
+    return CellRead(field, field, 0, 0, "number", value, confidence, status,
+                    candidates=candidates or [Candidate(value, confidence)])
+
+
+UPPER = [b.value for b in Box if b.is_upper]
+
+
+def _upper_column(values: list[int], total: int, confs: list[float], total_conf: float
+                  ) -> list[CellRead]:
+    reads = [_read(f, v, c, CONFIDENT if c >= 0.9 else NEEDS_REVIEW)
+             for f, v, c in zip(UPPER, values, confs, strict=True)]
+    return [*reads, _read(TotalField.UPPER_SUBTOTAL.value, total, total_conf)]
+
+
+def test_a_sum_that_holds_makes_its_readings_confident() -> None:
+    reads = _upper_column([3, 6, 9, 12, 15, 18], 63, [0.97, 0.6, 0.97, 0.97, 0.97, 0.97], 0.97)
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert all(r.status == CONFIDENT for r in reads)
+    assert "upper_sum" in reads[1].checks
+
+
+def test_a_failed_sum_explained_by_a_doubtful_cell_keeps_the_others_confident() -> None:
+    # Twos read 8 (unsure, 6 among its candidates); with 6 the sum would hold.
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.97, 0.6, 0.97, 0.97, 0.97, 0.97], 0.95)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert reads[1].status == NEEDS_REVIEW and reads[1].value == 8  # never changed to fit
+    assert [r.status for r in reads if r is not reads[1]] == [CONFIDENT] * 6
+    assert "upper_sum_failed" in reads[0].checks
+
+
+def test_an_unexplained_failed_sum_takes_confidence_from_its_least_sure_readings() -> None:
+    # Every reading is sure, yet 3+6+9+12+15+18 != 60: a misreading or the player's slip.
+    confs = [0.999, 0.95, 0.97, 0.96, 0.999, 0.999]
+    reads = _upper_column([3, 6, 9, 12, 15, 18], 60, confs, 0.999)
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    demoted = {r.field for r in reads if r.status == NEEDS_REVIEW}
+    assert demoted == {"twos", "fours"}  # the two least sure; threes (0.97) stays confident
+    assert reads[-1].value == 60  # the written total is what the audit checks
