@@ -208,8 +208,11 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
         x, y, cw, ch, area = stats[i]
         if area < 14:
             continue
-        touches = x == 0 or y == 0 or x + cw >= w or y + ch >= h
-        if touches and (ch <= 4 or cw <= 4):  # a sliver of a ruled line
+        at_top_bottom, at_sides = y == 0 or y + ch >= h, x == 0 or x + cw >= w
+        touches = at_top_bottom or at_sides
+        # a sliver of a ruled line lies along the edge it touches (a tall tally stroke
+        # that reaches the top of the cell is not one)
+        if (at_top_bottom and ch <= 4) or (at_sides and cw <= 4):
             continue
         if touches and area < 40:
             continue
@@ -279,6 +282,25 @@ def join(a: Glyph, b: Glyph) -> Glyph:
     return Glyph(m, x0, x1, y0, y1)
 
 
+WIDE = 1.7  # a glyph this many times the photo's median digit width may be two digits
+
+
+def split(g: Glyph) -> tuple[Glyph, Glyph] | None:
+    """A wide glyph cut in two at its thinnest column (in its middle 30-70%): the
+    alternative segmentation for two digits that touch."""
+    w = g.x1 - g.x0
+    if w < 8:
+        return None
+    ink = (g.mask > 0).sum(axis=0)
+    lo, hi = int(w * 0.3), int(w * 0.7) + 1
+    at = lo + int(np.argmin(ink[lo:hi]))
+    left, right = g.mask[:, :at], g.mask[:, at:]
+    if not left.any() or not right.any():
+        return None
+    return Glyph(left.copy(), g.x0, g.x0 + at, g.y0, g.y1), Glyph(right.copy(), g.x0 + at, g.x1,
+                                                                  g.y0, g.y1)
+
+
 def count_marks(gs: list[Glyph]) -> int:
     """Check marks / tally strokes: one per glyph (a very wide glyph is joined strokes)."""
     if not gs:
@@ -317,9 +339,7 @@ def classifier_candidates(probs: np.ndarray, top: int = 3) -> list[Candidate]:
     """Per-glyph digit probabilities -> whole-number candidates with probabilities."""
     if len(probs) == 0 or len(probs) > MAX_DIGITS:
         return []
-    digit_p = probs[:, : dg.N_DIGITS]
-    if len(probs) > 1:  # a scratch mark is never one digit of a number
-        digit_p = digit_p / np.maximum(digit_p.sum(axis=1, keepdims=True), 1e-9)
+    digit_p = _digit_probs(probs)
     choices = [np.argsort(-row)[:top] for row in digit_p]
     out: dict[int, float] = {}
     for combo in itertools.product(*choices):
@@ -329,6 +349,29 @@ def classifier_candidates(probs: np.ndarray, top: int = 3) -> list[Candidate]:
         v = int("".join(str(d) for d in combo))
         out[v] = max(out.get(v, 0.0), p)
     return [Candidate(v, p) for v, p in sorted(out.items(), key=lambda t: -t[1])]
+
+
+def _digit_probs(probs: np.ndarray) -> np.ndarray:
+    digit_p: np.ndarray = probs[:, : dg.N_DIGITS]
+    if len(probs) > 1:  # a scratch mark is never one digit of a number
+        digit_p = digit_p / np.maximum(digit_p.sum(axis=1, keepdims=True), 1e-9)
+    return digit_p
+
+
+def legal_candidates(probs: np.ndarray, legal: frozenset[int]) -> list[Candidate]:
+    """Every legal value written with one digit per glyph, with the classifier's probability
+    for it: the decoder can then find a legal reading outside the per-glyph top choices
+    (marked ``inferred`` when it is chosen over a better, illegal reading)."""
+    if len(probs) == 0 or len(probs) > MAX_DIGITS:
+        return []
+    digit_p = _digit_probs(probs)
+    out = []
+    for v in legal:
+        text = str(v)
+        if len(text) == len(probs):
+            out.append(Candidate(v, float(np.prod([digit_p[i, int(ch)]
+                                                    for i, ch in enumerate(text)]))))
+    return out
 
 
 def legal_values(row: Row, rules: RuleSet) -> frozenset[int] | None:
@@ -391,7 +434,7 @@ def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
 # ------------------------------------------------------------------ the reader
 
 
-CONFIDENT_AT = 0.88
+CONFIDENT_AT = 0.85
 ALT_PENALTY = 0.05  # prior weight of reading two touching pieces as one glyph
 SURE = 0.995  # classifier probability above which tesseract is not consulted
 
@@ -409,6 +452,7 @@ class _Cell:
     tess_index: int | None = None
     probs: np.ndarray | None = None
     alts: list[np.ndarray] = dc_field(default_factory=list)
+    wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
 
 
 def _prep_for_ocr(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -577,11 +621,18 @@ class Reader:
         if model is not None:  # every glyph of the photo in one batch
             batch: list[np.ndarray] = []
             spans: list[tuple[_Cell, int, int, int]] = []
+            widths = [g.x1 - g.x0 for c in cells if c.kind == NUMBER for g in c.glyphs]
+            median_w = float(np.median(widths)) if widths else 0.0
             for cell in cells:
                 if cell.kind == NUMBER:
                     gs = cell.glyphs
                     groups = [gs] + [[*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]]
                                      for i in range(len(gs) - 1)]  # two neighbours as one glyph
+                    for i, g in enumerate(gs):  # one wide glyph as two touching digits
+                        halves = split(g) if g.x1 - g.x0 > WIDE * median_w else None
+                        if halves is not None and len(gs) < MAX_DIGITS:
+                            cell.wide = True
+                            groups.append([*gs[:i], *halves, *gs[i + 1:]])
                     for k, grp in enumerate(groups):
                         spans.append((cell, k, len(batch), len(batch) + len(grp)))
                         batch += [gl.mask for gl in grp]
@@ -714,12 +765,18 @@ class Reader:
             cls = sorted(seen.values(), key=lambda c: -c.p)
         if probs is not None:
             readers["classifier"] = str(cls[0].value) if cls else None
+            if legal is not None:
+                known = {c.value for c in cls}
+                cls += [c for c in legal_candidates(probs, legal) if c.value not in known]
+                cls.sort(key=lambda c: -c.p)
         d = decide(cls, tnum, tess.confidence, legal, use_cls=model is not None,
                    use_tess=self.use_tesseract)
         if d.value is None:
             return CellRead(**base, kind=NUMBER, value=None, confidence=0.0, status=UNREADABLE,
                             candidates=d.candidates, readers=readers)
-        status = CONFIDENT if d.confidence >= CONFIDENT_AT and not d.inferred else NEEDS_REVIEW
+        # a wide glyph may be two touching digits: only the pad's sums can make it confident
+        sure = d.confidence >= CONFIDENT_AT and not d.inferred and not cell.wide
+        status = CONFIDENT if sure else NEEDS_REVIEW
         return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
                         status=status, inferred=d.inferred, candidates=d.candidates,
                         readers=readers)
@@ -727,7 +784,8 @@ class Reader:
 
 KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
 CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic, is confident
-SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure readings lose confidence
+SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
+# marked for review (a reading at KEEP_ON_FAIL or above stays confident)
 
 
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
@@ -780,9 +838,10 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 for r in written:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
                 if not _explained(parts, result[0], rules):
-                    # the likeliest misreadings are the least sure ones; a sum that fails
-                    # though every reading is sure is more likely the player's own slip
-                    suspects = sorted(written, key=lambda r: r.confidence)[:SUSPECTS]
+                    # a doubtful cell would have explained it: the suspects are the least
+                    # sure of the readings still marked confident
+                    sure = [r for r in written if r.status == CONFIDENT and r.kind != BLANK]
+                    suspects = sorted(sure, key=lambda r: r.confidence)[:SUSPECTS]
                     unexplained.update(id(r) for r in suspects)
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)

@@ -17,10 +17,12 @@ from ocr.reader import (
     Candidate,
     CellRead,
     Reader,
+    classifier_candidates,
     count_marks,
     cross_check,
     decide,
     glyphs,
+    legal_candidates,
     load_image,
     tesseract_number,
 )
@@ -259,3 +261,26 @@ def test_an_unexplained_failed_sum_takes_confidence_from_its_least_sure_readings
     demoted = {r.field for r in reads if r.status == NEEDS_REVIEW}
     assert demoted == {"twos", "fours"}  # the two least sure; threes (0.97) stays confident
     assert reads[-1].value == 60  # the written total is what the audit checks
+
+
+def test_a_legal_value_outside_the_top_choices_is_found_and_marked_inferred() -> None:
+    # Two glyphs read "8" then "5" (85); Full House holds 0 or 25: the "2" is the first
+    # glyph's fourth choice, so only the legal decoding finds 25.
+    probs = np.zeros((2, len(digits.CLASSES)), np.float32)
+    probs[0, [8, 9, 3, 2]] = [0.5, 0.25, 0.15, 0.1]
+    probs[1, [5, 6]] = [0.9, 0.1]
+    legal = frozenset({0, 25})
+    assert 25 not in {c.value for c in classifier_candidates(probs)}
+    got = {c.value: c.p for c in legal_candidates(probs, legal)}
+    assert set(got) == {25} and got[25] == pytest.approx(0.1 * 0.9, rel=1e-3)
+    d = decide([*classifier_candidates(probs), *legal_candidates(probs, legal)], None, 0.0, legal)
+    assert d.value == 25 and d.inferred
+
+
+def test_the_suspects_of_a_failed_sum_are_readings_still_marked_confident() -> None:
+    # Aces is already doubtful (0.6) and none of its candidates explains the sum, so the
+    # two least sure CONFIDENT readings (fours 0.95, fives 0.96) are marked for review too.
+    confs = [0.6, 0.999, 0.97, 0.95, 0.96, 0.999]
+    reads = _upper_column([3, 6, 9, 12, 15, 18], 60, confs, 0.999)
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "fours", "fives"}

@@ -157,15 +157,15 @@ def test_photo_review_verdict_group_and_statistics(serve: Callable[..., str], pa
     page.screenshot(path=str(SHOTS / "review-cell-phone.png"))
     page.fill("#cd-value", "7")
     page.click("#cd-ok")
-    assert "confirmed" in (page.locator("td.flag", has=page.locator(
-        "button[data-field='p0.g0.aces']")).get_attribute("class") or "")
+    # the dialog's close event (which marks the cell) is dispatched after the click returns
+    page.wait_for_selector("td.flag.confirmed button[data-field='p0.g0.aces']")
     page.click("td.flag button[data-field='p0.g0.full_house']")
     page.click("#cd-ok")
     assert page.locator("#check-btn").is_disabled()  # Chance is still unconfirmed
     page.click("td.flag button[data-field='p0.g0.chance']")
     page.fill("#cd-value", "22")
     page.keyboard.press("Enter")
-    assert page.locator("#check-btn").is_enabled()
+    page.wait_for_selector("#check-btn:enabled")
     page.click("#check-btn")
     page.wait_for_selector("section.verdict")
     aces = page.locator("td[data-field='p0.g0.aces']")
@@ -306,12 +306,14 @@ def test_photo_through_the_real_reader(serve: Callable[..., str], page: Any) -> 
         page.click(f"button.flag-btn[data-field='{name}']")
         page.wait_for_selector("#cell-dialog[open]")
         page.click("#cd-ok")
-    assert page.locator("#check-btn").is_enabled()
+        page.wait_for_selector(f".confirmed > button[data-field='{name}']")
+    page.wait_for_selector("#check-btn:enabled")
     aces = "p0.g0.aces"
     if page.locator(f"td.flag button[data-field='{aces}']").count():
         page.click(f"td.flag button[data-field='{aces}']")
         page.fill("#cd-value", "7")
         page.click("#cd-ok")
+        page.wait_for_selector(f"td.flag.confirmed button[data-field='{aces}'] >> text=7")
     else:
         page.fill(f"input[name='{aces}']", "7")
     page.click("#check-btn")
