@@ -45,6 +45,7 @@ MIN_MATCH = 0.55  # line-pattern correlation below this: not a pad
 STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is not tried
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MAX_DIGITS = 4
+MIN_CELL = 10  # a value cell's inner size (card pixels) below this is not a real cell
 INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
 INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
 
@@ -187,6 +188,8 @@ def flatten(card: np.ndarray) -> np.ndarray:
 
 def ink_mask(cell: np.ndarray) -> np.ndarray:
     """A flattened cell crop -> ink mask (uint8 0/255), grid-line remnants and specks removed."""
+    if cell.size == 0:
+        return np.zeros_like(cell)
     bg = float(np.percentile(cell, 90))
     if bg <= 0:
         return np.zeros_like(cell)
@@ -558,6 +561,10 @@ class Reader:
             for c, col in enumerate(t.value_cols):
                 x0, x1 = t.xs[col], t.xs[col + 1]
                 mx, my = max(6, round(0.07 * (x1 - x0))), max(5, round(0.13 * (y1 - y0)))
+                if x1 - x0 - 2 * mx < MIN_CELL or y1 - y0 - 2 * my < MIN_CELL:
+                    # a line found where there is none: the rows are not the pad's
+                    raise ScanError("not_a_pad", "the pad's rows and columns could not be made "
+                                                 "out (a cell of the table is too small)")
                 cells.append(self._make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
         name_crop = None
         if t.side is Side.FRONT and t.name_rect is not None:

