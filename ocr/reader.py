@@ -792,7 +792,8 @@ class Reader:
 KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
 CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
-# marked for review (a reading at KEEP_ON_FAIL or above stays confident)
+DOUBT_ON_FAIL = 0.9  # marked for review, and so is every one below this (one at KEEP_ON_FAIL
+# or above stays confident)
 
 
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
@@ -847,8 +848,9 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 if not _explained(parts, result[0], rules):
                     # a doubtful cell would have explained it: the suspects are the least
                     # sure of the readings still marked confident
-                    sure = [r for r in written if r.status == CONFIDENT and r.kind != BLANK]
-                    suspects = sorted(sure, key=lambda r: r.confidence)[:SUSPECTS]
+                    sure = sorted((r for r in written if r.status == CONFIDENT and r.kind != BLANK),
+                                  key=lambda r: r.confidence)
+                    suspects = sure[:SUSPECTS] + [r for r in sure if r.confidence < DOUBT_ON_FAIL]
                     unexplained.update(id(r) for r in suspects)
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)

@@ -284,3 +284,13 @@ def test_the_suspects_of_a_failed_sum_are_readings_still_marked_confident() -> N
     reads = _upper_column([3, 6, 9, 12, 15, 18], 60, confs, 0.999)
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "fours", "fives"}
+
+
+def test_every_marginal_reading_in_an_unexplained_failed_sum_is_a_suspect() -> None:
+    # three confident readings under DOUBT_ON_FAIL: all three, not just the two least sure
+    confs = [0.86, 0.87, 0.88, 0.97, 0.999, 0.999]
+    reads = _upper_column([3, 6, 9, 12, 15, 18], 60, confs, 0.999)
+    for r in reads:
+        r.status = CONFIDENT  # (the reader's own threshold is CONFIDENT_AT, 0.85)
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "twos", "threes"}
