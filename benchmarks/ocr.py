@@ -6,7 +6,9 @@ perspective, rotation (up to upside down), light, shadow, blur, noise and JPEG.
 Three readers run on the same photos in one run: tesseract alone, the digit
 classifier alone, and both combined (the shipped reader).
 
-Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--json out.json]
+Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--designs 40]
+       [--weights A.npz,B.npz] [--combined-only] [--json out.json] [-v]
+(--designs N: also N photos of other pad designs, read by the adaptive layout path.)
 """
 
 from __future__ import annotations
@@ -17,18 +19,15 @@ import statistics
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ocr import cnn, evaluate  # noqa: E402
-from ocr.layout import Side  # noqa: E402
 from ocr.reader import Reader, ScanError  # noqa: E402
-from ocr.render import sample  # noqa: E402
-from ocr.variants import VARIANTS, variant_sample  # noqa: E402
-from scorepad.card import Sheet  # noqa: E402
+from ocr.render import Sample, sample  # noqa: E402
+from ocr.variants import VARIANTS, VariantSample, variant_sample  # noqa: E402
 
 MODES = {
     "tesseract": {"use_classifier": False, "use_tesseract": True},
@@ -51,29 +50,22 @@ def modes_for(weights: list[Path], combined_only: bool = False) -> dict[str, dic
     return out
 
 
-def hand_of(s: object) -> str:
-    hand = s.style.hand  # type: ignore[attr-defined]
-    return "MNIST reserved rows" if hand.use_mnist else Path(hand.font).stem
+def hand_of(s: Sample) -> str:
+    hand = s.style.hand
+    return "MNIST reserved rows" if hand.use_mnist else Path(str(hand.font)).stem
 
 
-@dataclass
-class Photo:
-    jpeg: bytes
-    sheet: Sheet
-    side: Side
-    source: str  # the hand (standard pad) or the pad design
-
-
-def photos(count: int, seed: int, designs: bool) -> Iterator[Photo]:
-    """Photos of our own pad, or (designs=True) of the other pad designs in turn."""
+def photos(count: int, seed: int, designs: bool) -> Iterator[tuple[Sample | VariantSample, str]]:
+    """Photos of our own pad with their hands, or (designs=True) of the other pad designs
+    in turn with their names."""
     names = sorted(VARIANTS)
     for i in range(count):
         if designs:
             v = variant_sample(seed + i, names[i % len(names)])
-            yield Photo(v.jpeg, v.sheet, v.variant.side, v.variant.name)
+            yield v, v.variant.name
         else:
             s = sample(seed + i, split="eval")
-            yield Photo(s.jpeg, s.sheet, s.side, hand_of(s))
+            yield s, hand_of(s)
 
 
 def run(count: int, seed: int, verbose: bool,
@@ -86,7 +78,7 @@ def run(count: int, seed: int, verbose: bool,
     seconds: dict[str, list[float]] = {m: [] for m in modes}
     failures = {m: 0 for m in modes}
     fronts = 0
-    for i, s in enumerate(photos(count, seed, designs)):
+    for i, (s, source) in enumerate(photos(count, seed, designs)):
         fronts += s.side.value == "front"
         for mode, reader in readers.items():
             t0 = time.perf_counter()
@@ -101,7 +93,7 @@ def run(count: int, seed: int, verbose: bool,
             sc = evaluate.score(result, s.sheet, s.side)
             totals[mode].add(sc)
             if by_hand is not None and mode.startswith("combined"):
-                key = s.source + mode[len("combined"):]
+                key = source + mode[len("combined"):]
                 by_hand.setdefault(key, evaluate.Score()).add(sc)
             if verbose and mode.startswith("combined"):
                 for e in sc.errors:
@@ -147,9 +139,9 @@ def main() -> int:
                   modes_for(weights, args.combined_only))
     if args.designs:
         by_design: dict[str, evaluate.Score] = {}
-        for mode, row in run(args.designs, args.seed, args.verbose, by_design,
-                             modes_for(weights, True), designs=True).items():
-            results[f"{mode}-other-designs"] = row
+        for mode, numbers in run(args.designs, args.seed, args.verbose, by_design,
+                                 modes_for(weights, True), designs=True).items():
+            results[f"{mode}-other-designs"] = numbers
         by_hand.update({f"design {k}": v for k, v in by_design.items()})
     keys = list(next(iter(results.values())).keys())
     width = max(12, *(len(m) + 1 for m in results))

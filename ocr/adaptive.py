@@ -144,14 +144,6 @@ def align(texts: Sequence[str], rows: Sequence[Row]) -> tuple[dict[int, int], fl
 # ------------------------------------------------------------------ lines
 
 
-def _line_maps(gray: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    binv = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                 31, 12)
-    h = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
-    v = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
-    return h, v
-
-
 def positions(profile: np.ndarray, at: float, merge: int) -> list[int]:
     """Line positions: runs of the profile at or above ``at``, near duplicates merged."""
     idx = np.nonzero(profile >= at)[0]
@@ -196,16 +188,9 @@ class Grid:
     quad: np.ndarray  # the table's corners in the working image (TL, TR, BR, BL of ``warp``)
 
 
-def _flat(img: np.ndarray) -> np.ndarray:
-    bg = cv2.morphologyEx(img, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25)))
-    bg = cv2.GaussianBlur(bg, (0, 0), 8).astype(np.float32)
-    out = np.clip(img.astype(np.float32) / np.maximum(bg, 1.0) * 255.0, 0, 255)
-    return out.astype(np.uint8)
-
-
 def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
     h, w = warp.shape
-    hm, vm = _line_maps(warp, max(15, min(h, w) // 30))
+    hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
     # a line a few pixels off level (a slightly curved page) still fills its band
     hm = cv2.dilate(hm, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
     vm = cv2.dilate(vm, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1)))
@@ -228,7 +213,7 @@ def find_grid(gray: np.ndarray) -> Grid | None:
     for quad in geometry.candidates(gray):
         w, h = _side_lengths(quad)
         warp = geometry.warp(gray, quad, (w, h))
-        hm, vm = _line_maps(warp, max(15, min(h, w) // 30))
+        hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
         web = cv2.bitwise_or(hm, vm)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(web, connectivity=8)
         # the web with the most crossing lines (not the paper's edge, not the frame)
@@ -258,7 +243,7 @@ def find_grid(gray: np.ndarray) -> Grid | None:
         mt = cv2.getPerspectiveTransform(tquad, dst)
         twarp = cv2.warpPerspective(gray, mt, (tw + 2 * pad, th + 2 * pad), flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
-        twarp = _flat(twarp)
+        twarp = geometry.flatten(twarp)
         xs, ys = _lines(twarp)
         if len(xs) >= 3 and len(ys) >= 5:
             full = cv2.perspectiveTransform(
@@ -383,7 +368,7 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
             crops.append(label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]))
         spans[k] = (a, len(crops), xs, ys)
     texts: list[OcrText] = engine.read_batch(crops) if crops else []
-    best: tuple[float, int, Side, dict[int, int], list[str]] | None = None
+    best: tuple[float, int, Side, dict[int, int], list[str], int] | None = None
     for k, (a, b, xs, _ys) in spans.items():
         labels = [t.text for t in texts[a:b]]
         for side, rows in ((Side.FRONT, FRONT_ROWS), (Side.BACK, BACK_ROWS)):
@@ -391,10 +376,10 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
             if matched < MIN_ROWS[side] or _value_cols(xs, side) is None:
                 continue
             if best is None or total > best[0]:
-                best = (total, k, side, mapping, labels)
+                best = (total, k, side, mapping, labels, matched)
     if best is None:
         return None
-    total, k, side, mapping, labels = best
+    total, k, side, mapping, labels, matched = best
     rows_t = FRONT_ROWS if side is Side.FRONT else BACK_ROWS
     xs, ys = spans[k][2], spans[k][3]
     cols = _value_cols(xs, side)
@@ -415,13 +400,12 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     m = scale @ to_turned
     card = cv2.warpPerspective(gray, m, (cw, ch), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-    card = _flat(card)
+    card = geometry.flatten(card)
     cxs = [int(round(x * s)) for x in xs]
     cys = [int(round(y * s)) + band for y in ys]
     value_rows = [(i, rows_t[j]) for i, j in sorted(mapping.items())
                   if rows_t[j].kind is not Kind.HEADER and i < len(cys) - 1]
     name_rect = _name_rect(card, cxs, cys) if side is Side.FRONT else None
-    matched = align(labels, rows_t)[2]
     return Table(side, k, total / max(matched, 1), card, np.linalg.inv(m), cxs, cys, value_rows, cols,
                  labels, name_rect)
 
@@ -431,9 +415,9 @@ def _name_rect(card: np.ndarray, xs: list[int], ys: list[int]) -> tuple[int, int
     top = ys[0]
     row_h = int(np.median(np.diff(ys)))
     band = card[: max(top - 6, 1)]
-    if band.shape[0] < 2 * row_h // 2:
+    if band.shape[0] < row_h:
         return None
-    hm, _ = _line_maps(band, max(15, (xs[-1] - xs[0]) // 20))
+    hm, _ = geometry.line_maps(band, max(15, (xs[-1] - xs[0]) // 20))
     prof = (hm > 0).sum(axis=1)
     y = int(np.argmax(prof))
     if prof[y] < 0.25 * (xs[-1] - xs[0]) or y < row_h:

@@ -26,15 +26,28 @@ class Match:
     score: float  # line-pattern correlation with the blank card, -1..1
 
 
-def lines_map(gray: np.ndarray, scale: float = 1.0) -> np.ndarray:
-    """Long horizontal and vertical dark lines of a card image (float32 0/1)."""
+def line_maps(gray: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical dark lines at least ``k`` pixels long (uint8 0/255)."""
     binv = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  31, 12)
-    k = max(8, int(40 * scale))
     h = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
     v = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
+    return h, v
+
+
+def lines_map(gray: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """Long horizontal and vertical dark lines of a card image (float32 0/1)."""
+    h, v = line_maps(gray, max(8, int(40 * scale)))
     out: np.ndarray = (cv2.bitwise_or(h, v) > 0).astype(np.float32)
     return out
+
+
+def flatten(card: np.ndarray) -> np.ndarray:
+    """Even out light and shadow: divide by the paper's brightness around each pixel."""
+    bg = cv2.morphologyEx(card, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25)))
+    bg = cv2.GaussianBlur(bg, (0, 0), 8).astype(np.float32)
+    out: np.ndarray = np.clip(card.astype(np.float32) / np.maximum(bg, 1.0) * 255.0, 0, 255)
+    return out.astype(np.uint8)
 
 
 def _small(lines: np.ndarray) -> np.ndarray:

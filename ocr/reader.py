@@ -35,6 +35,7 @@ from scorepad.values import possible_values
 
 from . import adaptive, geometry
 from . import digits as dg
+from .geometry import flatten
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side
 from .tesseract import Engine, OcrEngineError, OcrText, TesseractEngine
 
@@ -176,14 +177,6 @@ class Glyph:
     x1: int
     y0: int
     y1: int
-
-
-def flatten(card: np.ndarray) -> np.ndarray:
-    """Even out light and shadow: divide by the paper's brightness around each pixel."""
-    bg = cv2.morphologyEx(card, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25)))
-    bg = cv2.GaussianBlur(bg, (0, 0), 8).astype(np.float32)
-    out: np.ndarray = np.clip(card.astype(np.float32) / np.maximum(bg, 1.0) * 255.0, 0, 255)
-    return out.astype(np.uint8)
 
 
 def ink_mask(cell: np.ndarray) -> np.ndarray:
@@ -552,8 +545,7 @@ class Reader:
 
     def _adaptive_plan(self, t: adaptive.Table) -> _Plan:
         card = t.card
-        if _line_sharpness(card, [t.ys[r] for r in range(1, len(t.ys) - 1, 2)],
-                           t.xs) < MIN_SHARPNESS:
+        if _line_sharpness(card, t.ys[1:-1:2], t.xs) < MIN_SHARPNESS:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
         cells = []
         for r, row in t.rows:
@@ -580,29 +572,28 @@ class Reader:
         match = geometry.best_match(gray)
         if match is not None and match.score >= STRONG_MATCH:
             return self._template_plan(gray, match)
-        if not self.use_tesseract:  # the adaptive path reads the printed labels
-            if match is not None and match.score >= MIN_MATCH:
-                return self._template_plan(gray, match)
-            raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
-        grid = adaptive.find_grid(gray)
-        if grid is None:  # no ruled table at all: a weak template match is all there is
-            if match is not None and match.score >= MIN_MATCH:
-                return self._template_plan(gray, match)
+        weak = match if match is not None and match.score >= MIN_MATCH else None
+        # the adaptive path reads the printed labels; without it, or without a ruled
+        # table, a weak template match is all there is
+        grid = adaptive.find_grid(gray) if self.use_tesseract else None
+        if grid is None:
+            if weak is not None:
+                return self._template_plan(gray, weak)
             raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
         try:
             table = adaptive.recognise(gray, grid, self.engine)
         except OcrEngineError:
-            if match is None or match.score < MIN_MATCH:
+            if weak is None:
                 raise
-            return self._template_plan(gray, match)
+            return self._template_plan(gray, weak)
         if table is not None:
             return self._adaptive_plan(table)
-        if match is not None and match.score >= MIN_MATCH:
+        if weak is not None:
             # labels unread (small, blurred), but ruled exactly like our pad: the template
-            g = FRONT if match.side is Side.FRONT else BACK
+            g = FRONT if weak.side is Side.FRONT else BACK
             lines = sorted((len(grid.xs), len(grid.ys)))
             if lines == sorted((len(g.col_x), len(g.rows) + 1)):
-                return self._template_plan(gray, match)
+                return self._template_plan(gray, weak)
         # a ruled table whose labels are not a pad's (or cannot be read)
         if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
@@ -732,7 +723,7 @@ class Reader:
                    rules: RuleSet, box: tuple[int, int, int, int]) -> CellRead:
         row = cell.row
         fieldname = _field_name(row)
-        game = cell.c if row.kind not in (Kind.SCORE, Kind.GRAND, Kind.NAME) else row.game
+        game = _game_of(row, cell.c)
         base: dict[str, Any] = {"row": row.label, "field": fieldname, "column": cell.c,
                                 "game": game, "box": box}
         if cell.kind == BLANK:
@@ -884,17 +875,20 @@ def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
             if r is result:
                 if total == c.value:
                     return True
-            else:
-                alt = CellRead(r.row, r.field, r.column, r.game, r.kind, c.value, 0.0, r.status)
-                if total - _worth(r, rules) + _worth(alt, rules) == target:
-                    return True
+            elif total - _worth(r, rules) + _points(r.field, c.value, rules) == target:
+                return True
     return False
 
 
 def _worth(r: CellRead, rules: RuleSet) -> int:
     if r.kind == BLANK or not isinstance(r.value, int):
         return 0
-    return r.value * rules.yahtzee_bonus if r.field == "yahtzee_bonus_checks" else r.value
+    return _points(r.field, r.value, rules)
+
+
+def _points(field: str, value: int, rules: RuleSet) -> int:
+    """What a reading adds to its sum (a YAHTZEE BONUS reading counts check marks)."""
+    return value * rules.yahtzee_bonus if field == "yahtzee_bonus_checks" else value
 
 
 def _sharpness(card: np.ndarray, g: Grid) -> float:
@@ -919,6 +913,11 @@ def _line_sharpness(card: np.ndarray, ys: Sequence[int], col_x: Sequence[int]) -
                 continue
             ratios.append(float(np.abs(np.diff(prof)).max()) / span)
     return float(np.median(ratios)) if ratios else 0.0
+
+
+def _game_of(row: Row, column: int) -> int | None:
+    """The 0-based game of a cell: its column on the front, its row on the back."""
+    return row.game if row.kind in (Kind.SCORE, Kind.GRAND, Kind.NAME) else column
 
 
 def _field_name(row: Row) -> str:

@@ -28,6 +28,7 @@ from .layout import (
     CARD_W,
     FRAME,
     FRONT,
+    GAMES,
     NAME_BOX,
     TITLE_BACK,
     TITLE_FRONT,
@@ -272,6 +273,20 @@ def write_games(canvas: Canvas, style: Style, games: Sequence[Game | None], rows
                        rng, o, o)
 
 
+def write_players_scores(canvas: Canvas, style: Style, players: Sequence[Player],
+                         cell: Callable[[int, int], tuple[int, int, int, int]], total_row: int,
+                         name_box: Callable[[int, int, int, int], tuple[int, int, int, int]],
+                         name_size: int, rng: np.random.Generator, o: int) -> None:
+    """A PLAYERS' SCORES back: a column per player, the name in the first row (within
+    ``name_box`` of the cell), a game per row, TOTAL OF ALL GAMES in ``total_row``."""
+    for pi, p in enumerate(players):
+        _write_text(canvas, style, p.name, name_box(*cell(0, pi)), o, o, name_size)
+        ps = p.players_scores or PlayersScores()
+        for gi, v in enumerate(ps.games[:GAMES]):
+            _write_value(canvas, style, v, cell(1 + gi, pi), rng, o, o, False)
+        _write_value(canvas, style, ps.total, cell(total_row, pi), rng, o, o, False)
+
+
 def write(sheet: Sheet, side: Side, style: Style, rng: np.random.Generator,
           player: int = 0) -> Image.Image:
     """The page with ``sheet`` written on it (front: one player's card)."""
@@ -283,13 +298,9 @@ def write(sheet: Sheet, side: Side, style: Style, rng: np.random.Generator,
         _write_text(canvas, style, p.name, NAME_BOX, o, o, 40)
         write_games(canvas, style, p.games[: FRONT.value_cols], FRONT.rows, FRONT.cell, rng, o)
     else:
-        for pi, p in enumerate(sheet.players[: BACK.value_cols]):
-            x0, y0, x1, y1 = BACK.cell(0, pi)
-            _write_text(canvas, style, p.name, (x0 + 2, y0 + 30, x1 - 2, y1 - 20), o, o, 30)
-            ps = p.players_scores or PlayersScores()
-            for gi, v in enumerate(ps.games[:6]):
-                _write_value(canvas, style, v, BACK.cell(1 + gi, pi), rng, o, o, False)
-            _write_value(canvas, style, ps.total, BACK.cell(7, pi), rng, o, o, False)
+        write_players_scores(canvas, style, sheet.players[: BACK.value_cols], BACK.cell,
+                             len(BACK.rows) - 1, lambda x0, y0, x1, y1: (x0 + 2, y0 + 30, x1 - 2,
+                                                                           y1 - 20), 30, rng, o)
     return canvas.image()
 
 
@@ -474,7 +485,7 @@ def random_back(rng: np.random.Generator) -> Sheet:
 
 @dataclass
 class Sample:
-    side: Side
+    side: Side  # (``ocr.variants.VariantSample`` has the same fields for other designs)
     sheet: Sheet
     jpeg: bytes
     spec: PhotoSpec

@@ -19,20 +19,14 @@ def write_samples(directory: Path, count: int, seed: int, split: str = "eval",
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
-        if design:
-            v = variant_sample(seed + i, design)
-            s_side, jpeg, sheet, spec = v.variant.side, v.jpeg, v.sheet, v.spec
-            stem = directory / f"pad-{seed + i:05d}-{design}-{s_side.value}"
-        else:
-            s = sample(seed + i, split=split, side=side)
-            s_side, jpeg, sheet, spec = s.side, s.jpeg, s.sheet, s.spec
-            stem = directory / f"pad-{seed + i:05d}-{s_side.value}"
-        stem.with_suffix(".jpg").write_bytes(jpeg)
-        stem.with_suffix(".truth.json").write_text(json.dumps(dump_sheet(sheet), indent=2) + "\n")
-        meta = {"side": s_side.value, "seed": seed + i, "split": "eval" if design else split,
+        s = variant_sample(seed + i, design) if design else sample(seed + i, split=split, side=side)
+        stem = directory / f"pad-{seed + i:05d}{f'-{design}' if design else ''}-{s.side.value}"
+        stem.with_suffix(".jpg").write_bytes(s.jpeg)
+        stem.with_suffix(".truth.json").write_text(json.dumps(dump_sheet(s.sheet), indent=2) + "\n")
+        meta = {"side": s.side.value, "seed": seed + i, "split": "eval" if design else split,
                 "design": design or "standard",
-                "angle": round(spec.angle, 1), "exif_orientation": spec.exif_orientation,
-                "blur": round(spec.blur, 2), "jpeg_quality": spec.jpeg}
+                "angle": round(s.spec.angle, 1), "exif_orientation": s.spec.exif_orientation,
+                "blur": round(s.spec.blur, 2), "jpeg_quality": s.spec.jpeg}
         stem.with_suffix(".meta.json").write_text(json.dumps(meta, indent=2) + "\n")
         written.append(stem.with_suffix(".jpg"))
     return written

