@@ -7,7 +7,7 @@ Three readers run on the same photos in one run: tesseract alone, the digit
 classifier alone, and both combined (the shipped reader).
 
 Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--designs 40]
-       [--weights A.npz,B.npz] [--combined-only] [--json out.json] [-v]
+       [--weights A.npz,B.npz] [--combined-only] [--without-adaptation] [--json out.json] [-v]
 (--designs N: also N photos of other pad designs, read by the adaptive layout path.)
 """
 
@@ -36,12 +36,16 @@ MODES = {
 }
 
 
-def modes_for(weights: list[Path], combined_only: bool = False) -> dict[str, dict[str, Any]]:
+def modes_for(weights: list[Path], combined_only: bool = False,
+              without_adaptation: bool = False) -> dict[str, dict[str, Any]]:
     """The three readers with the shipped classifier, or, with --weights A.npz,B.npz, the
-    classifier-alone and combined readers once per weights file (one run, same photos)."""
+    classifier-alone and combined readers once per weights file (one run, same photos);
+    ``without_adaptation`` adds the combined reader without writer adaptation."""
+    extra = {"combined-unadapted": {**MODES["combined"], "adapt": False}} if without_adaptation else {}
     if not weights:
-        return {"combined": MODES["combined"]} if combined_only else dict(MODES)
+        return {"combined": MODES["combined"], **extra} if combined_only else {**MODES, **extra}
     out: dict[str, dict[str, Any]] = {} if combined_only else {"tesseract": MODES["tesseract"]}
+    out.update(extra)
     for path in weights:
         model = cnn.load(path)
         if not combined_only:
@@ -131,16 +135,19 @@ def main() -> int:
                     help="also read this many photos of other pad designs (the adaptive layout path)")
     ap.add_argument("--combined-only", action="store_true",
                     help="run only the shipped reader (tesseract + classifier), not each alone")
+    ap.add_argument("--without-adaptation", action="store_true",
+                    help="also run the combined reader without writer adaptation (ocr/adapt.py)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
     args = ap.parse_args()
     by_hand: dict[str, evaluate.Score] = {}
     weights = [Path(w.strip()) for w in args.weights.split(",") if w.strip()]
     results = run(args.count, args.seed, args.verbose, by_hand,
-                  modes_for(weights, args.combined_only))
+                  modes_for(weights, args.combined_only, args.without_adaptation))
     if args.designs:
         by_design: dict[str, evaluate.Score] = {}
         for mode, numbers in run(args.designs, args.seed, args.verbose, by_design,
-                                 modes_for(weights, True), designs=True).items():
+                                 modes_for(weights, True, args.without_adaptation),
+                                 designs=True).items():
             results[f"{mode}-other-designs"] = numbers
         by_hand.update({f"design {k}": v for k, v in by_design.items()})
     keys = list(next(iter(results.values())).keys())

@@ -78,14 +78,23 @@ class Net:
     b_out: np.ndarray
     temperature: float
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        """(n, 28, 28, 2) -> (n, classes) logits, already divided by the temperature."""
+    def hidden(self, x: np.ndarray) -> np.ndarray:
+        """(n, 28, 28, 2) -> (n, hidden): the last layer before the classes (the glyph's shape
+        as the network sees it; ``ocr.adapt`` compares glyphs of one hand with it)."""
         for w, b in self.convs:
             x = _conv_relu_pool(x, w, b)
         flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # PyTorch flattens C, H, W
-        h = np.maximum(flat @ self.w_fc.T + self.b_fc, 0)
+        out: np.ndarray = np.maximum(flat @ self.w_fc.T + self.b_fc, 0)
+        return out
+
+    def head(self, h: np.ndarray) -> np.ndarray:
+        """Hidden features -> logits, already divided by the temperature."""
         out: np.ndarray = (h @ self.w_out.T + self.b_out) / self.temperature
         return out
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """(n, 28, 28, 2) -> (n, classes) logits, already divided by the temperature."""
+        return self.head(self.hidden(x))
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -113,6 +122,25 @@ class CnnEnsemble:
         if not masks:
             return np.zeros((0, len(dg.CLASSES)), np.float32)
         return self.proba_inputs(np.stack([prepare(m) for m in masks]).astype(np.float32))
+
+    def classify_embed(self, masks: list[np.ndarray],
+                       chunk: int = 256) -> tuple[np.ndarray, np.ndarray]:
+        """Ink masks -> probabilities as ``classify``, and each glyph's features: the members'
+        hidden layers, each scaled to unit length, side by side (n, members * hidden)."""
+        if not masks:
+            return (np.zeros((0, len(dg.CLASSES)), np.float32),
+                    np.zeros((0, sum(n.w_fc.shape[0] for n in self.nets)), np.float32))
+        x = np.stack([prepare(m) for m in masks]).astype(np.float32)
+        probs, feats = [], []
+        for s in range(0, len(x), chunk):
+            hs = [n.hidden(x[s: s + chunk]) for n in self.nets]
+            probs.append(np.mean([softmax(n.head(h)) for n, h in zip(self.nets, hs, strict=True)],
+                                 axis=0))
+            feats.append(np.concatenate(
+                [h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-9) for h in hs],
+                axis=1))
+        return (np.concatenate(probs).astype(np.float32),
+                np.concatenate(feats).astype(np.float32))
 
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"n_models": np.array(len(self.nets))}

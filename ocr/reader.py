@@ -33,7 +33,7 @@ from scorepad.rules import REGISTRY, RuleSet, get_rules
 from scorepad.schemas import dump_sheet
 from scorepad.values import possible_values
 
-from . import adaptive, geometry
+from . import adapt, adaptive, geometry
 from . import digits as dg
 from .geometry import flatten
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side
@@ -498,7 +498,7 @@ class Reader:
 
     def __init__(self, engine: Engine | None = None, *, model: dg.Classifier | None = None,
                  use_classifier: bool = True, use_tesseract: bool = True,
-                 tesseract_all: bool = False, cross_check: bool = True,
+                 tesseract_all: bool = False, cross_check: bool = True, adapt: bool = True,
                  max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS) -> None:
         self.engine: Engine = engine or TesseractEngine()
         self.model = model
@@ -506,6 +506,7 @@ class Reader:
         self.use_tesseract = use_tesseract
         self.tesseract_all = tesseract_all
         self.cross_check = cross_check
+        self.adapt = adapt
         self.max_bytes = max_bytes
         self.max_pixels = max_pixels
 
@@ -634,7 +635,12 @@ class Reader:
                     for k, grp in enumerate(groups):
                         spans.append((cell, k, len(batch), len(batch) + len(grp)))
                         batch += [gl.mask for gl in grp]
-            probs = dg.classify(batch, model)
+            embed = getattr(model, "classify_embed", None) if self.adapt else None
+            if embed is not None and batch:
+                probs, feats = embed(batch)
+                probs = adapt.adapt(probs, feats, _anchors(probs, spans, rs))
+            else:
+                probs = dg.classify(batch, model)
             for cell, k, a, b in spans:
                 if k == 0:
                     cell.probs = probs[a:b]
@@ -778,6 +784,32 @@ class Reader:
         return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
                         status=status, inferred=d.inferred, candidates=d.candidates,
                         readers=readers)
+
+
+def _anchors(probs: np.ndarray, spans: Sequence[tuple[_Cell, int, int, int]],
+             rules: RuleSet) -> dict[int, int]:
+    """Glyphs surely read, in cells read as a legal value: batch row -> its digit."""
+    out: dict[int, int] = {}
+    for cell, k, a, b in spans:
+        if k != 0 or cell.wide:
+            continue
+        legal = legal_values(cell.row, rules)
+        # a box with one legal value of this many digits (25 in Full House, 30, 40, 50)
+        forced = [v for v in legal or () if len(str(v)) == b - a]
+        if len(forced) == 1:
+            out.update({a + i: int(ch) for i, ch in enumerate(str(forced[0]))})
+            continue
+        cls = classifier_candidates(probs[a:b])
+        if not cls or cls[0].p < adapt.ANCHOR_AT:
+            continue
+        value = cls[0].value
+        assert isinstance(value, int)
+        if legal is not None and value not in legal:
+            continue
+        text = str(value)
+        if len(text) == b - a:
+            out.update({a + i: int(ch) for i, ch in enumerate(text)})
+    return out
 
 
 KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
