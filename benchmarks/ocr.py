@@ -6,9 +6,10 @@ perspective, rotation (up to upside down), light, shadow, blur, noise and JPEG.
 Three readers run on the same photos in one run: tesseract alone, the digit
 classifier alone, and both combined (the shipped reader).
 
-Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--designs 40]
+Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--designs 40] [--far 20]
        [--weights A.npz,B.npz] [--combined-only] [--without-adaptation] [--json out.json] [-v]
-(--designs N: also N photos of other pad designs, read by the adaptive layout path.)
+(--designs N: also N photos of other pad designs, read by the adaptive layout path;
+ --far N: also N photos of our pad taken from afar.)
 """
 
 from __future__ import annotations
@@ -59,30 +60,31 @@ def hand_of(s: Sample) -> str:
     return "MNIST reserved rows" if hand.use_mnist else Path(str(hand.font)).stem
 
 
-def photos(count: int, seed: int, designs: bool) -> Iterator[tuple[Sample | VariantSample, str]]:
+def photos(count: int, seed: int, designs: bool,
+           far: bool = False) -> Iterator[tuple[Sample | VariantSample, str]]:
     """Photos of our own pad with their hands, or (designs=True) of the other pad designs
-    in turn with their names."""
+    in turn with their names; ``far``: our pad small in 12-megapixel photos."""
     names = sorted(VARIANTS)
     for i in range(count):
         if designs:
             v = variant_sample(seed + i, names[i % len(names)])
             yield v, v.variant.name
         else:
-            s = sample(seed + i, split="eval")
+            s = sample(seed + i, split="eval", far=far)
             yield s, hand_of(s)
 
 
 def run(count: int, seed: int, verbose: bool,
         by_hand: dict[str, evaluate.Score] | None = None,
         modes: dict[str, dict[str, Any]] | None = None,
-        designs: bool = False) -> dict[str, dict[str, float]]:
+        designs: bool = False, far: bool = False) -> dict[str, dict[str, float]]:
     modes = modes or dict(MODES)
     readers = {m: Reader(**kw) for m, kw in modes.items()}
     totals = {m: evaluate.Score() for m in modes}
     seconds: dict[str, list[float]] = {m: [] for m in modes}
     failures = {m: 0 for m in modes}
     fronts = 0
-    for i, (s, source) in enumerate(photos(count, seed, designs)):
+    for i, (s, source) in enumerate(photos(count, seed, designs, far)):
         fronts += s.side.value == "front"
         for mode, reader in readers.items():
             t0 = time.perf_counter()
@@ -133,6 +135,9 @@ def main() -> int:
                          "(default: the shipped one)")
     ap.add_argument("--designs", type=int, default=0,
                     help="also read this many photos of other pad designs (the adaptive layout path)")
+    ap.add_argument("--far", type=int, default=0,
+                    help="also read this many photos of our pad taken from afar (12 megapixels, "
+                         "the pad across 30%% of the photo)")
     ap.add_argument("--combined-only", action="store_true",
                     help="run only the shipped reader (tesseract + classifier), not each alone")
     ap.add_argument("--without-adaptation", action="store_true",
@@ -150,6 +155,11 @@ def main() -> int:
                                  designs=True).items():
             results[f"{mode}-other-designs"] = numbers
         by_hand.update({f"design {k}": v for k, v in by_design.items()})
+    if args.far:
+        for mode, numbers in run(args.far, args.seed, args.verbose, None,
+                                 modes_for(weights, True, args.without_adaptation),
+                                 far=True).items():
+            results[f"{mode}-far"] = numbers
     keys = list(next(iter(results.values())).keys())
     width = max(12, *(len(m) + 1 for m in results))
     print(f"{'metric':28s}" + "".join(f"{m:>{width}s}" for m in results))

@@ -77,6 +77,9 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
     return np.roll(pts, -start, axis=0)
 
 
+MIN_AREA = 0.03  # share of the photo: a pad photographed from afar is still a candidate
+
+
 def candidates(gray: np.ndarray, limit: int = 6) -> list[np.ndarray]:
     """Quadrilaterals that could be the card's frame, largest first."""
     area = gray.shape[0] * gray.shape[1]
@@ -88,7 +91,7 @@ def candidates(gray: np.ndarray, limit: int = 6) -> list[np.ndarray]:
         contours, _ = cv2.findContours(binv, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
             a = cv2.contourArea(cnt)
-            if a < 0.08 * area:
+            if a < MIN_AREA * area:
                 continue
             peri = cv2.arcLength(cnt, True)
             approx = cv2.approxPolyDP(cnt, 0.02 * peri, True)

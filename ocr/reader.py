@@ -521,6 +521,58 @@ class Reader:
             raise ScanError("not_a_pad", "the image is too small to hold a readable pad")
         return gray, scale
 
+    def _plan_photo(self, rgb: Image.Image) -> tuple[_Plan, np.ndarray]:
+        """The plan, and the homography from its card to the photo's own pixels.
+
+        A big photo is searched at WORK_SIDE; when the pad is small in it (photographed
+        from afar), its cells would be cut from too few pixels, so the pad's part of the
+        full-resolution photo is planned again (``ZOOM_BELOW``)."""
+        gray, scale = self._work_gray(rgb)
+        try:
+            plan: _Plan | None = self._plan(gray)
+            error = None
+        except ScanError as exc:
+            plan, error = None, exc
+        if scale < 1.0:
+            if plan is not None:
+                quads = [_card_quad(plan)]
+                small = _quad_side(quads[0]) < ZOOM_BELOW * max(plan.card.shape[:2])
+            else:  # perhaps too small to be matched at all: where could it be?
+                quads, small = geometry.candidates(gray, limit=2), True
+            target = max(plan.card.shape[:2]) if plan is not None else CARD_H
+            for quad in quads if small else []:
+                zoomed = self._zoomed(rgb, quad / scale, target)
+                if zoomed is not None:
+                    return zoomed
+        if plan is None:
+            assert error is not None
+            raise error
+        return plan, np.diag([1 / scale, 1 / scale, 1.0]) @ plan.to_work
+
+    def _zoomed(self, rgb: Image.Image, quad: np.ndarray,
+                target: int) -> tuple[_Plan, np.ndarray] | None:
+        """The plan of the photo's full-resolution part around ``quad`` (photo pixels),
+        scaled so that the card is about ``target`` pixels long, as a close photo gives it
+        (warping down from many more pixels would alias thin strokes)."""
+        w, h = rgb.size
+        x0, y0 = quad.min(axis=0)
+        x1, y1 = quad.max(axis=0)
+        m = 0.08 * max(x1 - x0, y1 - y0)
+        box = (max(0, int(x0 - m)), max(0, int(y0 - m)), min(w, int(x1 + m)), min(h, int(y1 + m)))
+        if box[2] - box[0] < 200 or box[3] - box[1] < 200:
+            return None
+        full = np.asarray(rgb.crop(box).convert("L"))
+        scale = min(1.0, 1.1 * target / _quad_side(quad))
+        gray = full if scale == 1.0 else cv2.resize(
+            full, (round(full.shape[1] * scale), round(full.shape[0] * scale)),
+            interpolation=cv2.INTER_AREA)
+        try:
+            plan = self._plan(gray)
+        except ScanError:
+            return None
+        to_photo = np.array([[1 / scale, 0, box[0]], [0, 1 / scale, box[1]], [0, 0, 1]]) @ plan.to_work
+        return plan, to_photo
+
     def _locate(self, rgb: Image.Image) -> tuple[np.ndarray, float, geometry.Match]:
         """The template match only (our own pad)."""
         gray, scale = self._work_gray(rgb)
@@ -604,14 +656,12 @@ class Reader:
         t0 = time.perf_counter()
         rs = get_rules(rules)
         img = load_image(data, max_bytes=self.max_bytes, max_pixels=self.max_pixels)
-        gray, scale = self._work_gray(img)
-        plan = self._plan(gray)
-        back_m = plan.to_work
+        plan, to_photo = self._plan_photo(img)
 
         def photo_box(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
             x0, y0, x1, y1 = rect
             pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], dtype=np.float32)
-            p = cv2.perspectiveTransform(pts, back_m).reshape(4, 2) / scale
+            p = cv2.perspectiveTransform(pts, to_photo).reshape(4, 2)
             return (int(p[:, 0].min()), int(p[:, 1].min()), int(math.ceil(p[:, 0].max())),
                     int(math.ceil(p[:, 1].max())))
 
@@ -786,6 +836,22 @@ class Reader:
                         readers=readers)
 
 
+ZOOM_BELOW = 0.6  # a card warped up from less than this share of its size is re-planned
+
+
+def _card_quad(plan: _Plan) -> np.ndarray:
+    """The plan's card in the working image."""
+    h, w = plan.card.shape[:2]
+    corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32)
+    quad: np.ndarray = cv2.perspectiveTransform(corners, plan.to_work).reshape(4, 2)
+    return quad
+
+
+def _quad_side(quad: np.ndarray) -> float:
+    """The quadrilateral's longest side."""
+    return float(max(np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)))
+
+
 def _anchors(probs: np.ndarray, spans: Sequence[tuple[_Cell, int, int, int]],
              rules: RuleSet) -> dict[int, int]:
     """Glyphs surely read, in cells read as a legal value: batch row -> its digit."""
@@ -938,6 +1004,8 @@ def _line_sharpness(card: np.ndarray, ys: Sequence[int], col_x: Sequence[int]) -
             continue
         for c in range(len(col_x) - 1):
             x0, x1 = col_x[c] + 8, col_x[c + 1] - 8
+            if x1 - x0 < 4:  # a column too narrow to hold a piece of line
+                continue
             # search the line a few pixels around where it should be
             prof = f[y - 10: y + 11, x0:x1].mean(axis=1)
             span = float(prof.max() - prof.min())

@@ -8,6 +8,7 @@ a phone photo (perspective, rotation, light, shadow, blur, noise, JPEG).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Callable, Sequence
@@ -318,6 +319,7 @@ class PhotoSpec:
     jpeg: int = 85
     exif_orientation: int = 1  # store the pixels rotated, with this EXIF tag
     long_side: int = 1700
+    fill: float | None = None  # the page's share of the photo's long side (None: 0.72-0.92)
 
 
 def random_spec(rng: np.random.Generator, hard: bool = True) -> PhotoSpec:
@@ -371,7 +373,7 @@ def photograph(page: Image.Image, spec: PhotoSpec, rng: np.random.Generator,
                    axis=1)
     rot += rng.uniform(-spec.perspective, spec.perspective, rot.shape).astype(np.float32) * max(pw, ph)
     span = rot.max(axis=0) - rot.min(axis=0)
-    fill = rng.uniform(0.72, 0.92)
+    fill = spec.fill if spec.fill is not None else rng.uniform(0.72, 0.92)
     cw = ch = 0
     scale = spec.long_side * fill / max(span)
     dst = (rot - rot.min(axis=0)) * scale
@@ -492,8 +494,13 @@ class Sample:
     style: Style
 
 
-def sample(seed: int, split: str = "eval", side: Side | None = None, hard: bool = True) -> Sample:
-    """One synthetic photo with its true sheet; ``split`` picks fonts/MNIST rows."""
+FAR_SIDE, FAR_FILL = 4000, 0.3  # a 12-megapixel phone photo, the pad at arm's length
+
+
+def sample(seed: int, split: str = "eval", side: Side | None = None, hard: bool = True,
+           far: bool = False) -> Sample:
+    """One synthetic photo with its true sheet; ``split`` picks fonts/MNIST rows; ``far``:
+    the same sheet and effects in a large photo with the pad small in it (``FAR_SIDE``, ``FAR_FILL``)."""
     rng = np.random.default_rng(seed)
     side = side or (Side.FRONT if rng.random() < 0.8 else Side.BACK)
     fonts = hw.available(hw.EVAL_FONTS if split == "eval" else hw.TRAIN_FONTS)
@@ -502,4 +509,6 @@ def sample(seed: int, split: str = "eval", side: Side | None = None, hard: bool 
     sheet = random_front(rng) if side is Side.FRONT else random_back(rng)
     page = write(sheet, side, style, rng)
     spec = random_spec(rng, hard)
+    if far:
+        spec = dataclasses.replace(spec, long_side=FAR_SIDE, fill=FAR_FILL)
     return Sample(side, sheet, photograph(page, spec, rng), spec, style)

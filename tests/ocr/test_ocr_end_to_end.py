@@ -7,13 +7,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from ocr import CONFIDENT, ScanError, scan_image
+from ocr import handwriting as hw
 from ocr.evaluate import score
-from ocr.layout import Side
-from ocr.render import PhotoSpec, random_back, random_front, sample
+from ocr.layout import FRONT, Side
+from ocr.reader import _field_name
+from ocr.render import (
+    FAR_FILL,
+    FAR_SIDE,
+    PAGE_MARGIN,
+    PhotoSpec,
+    make_style,
+    photograph,
+    random_back,
+    random_front,
+    sample,
+    write,
+)
 from scorepad.boxes import TotalField
 from scorepad.card import Sheet
 from scorepad.schemas import loads_sheet
@@ -51,6 +65,34 @@ def test_exif_orientation_is_applied() -> None:
     result = scan_image(data)
     assert result.rotation == 0  # upright once the EXIF tag is applied
     _check((result, sheet, Side.FRONT))
+
+
+def test_a_pad_small_in_a_big_photo_is_read_from_its_full_resolution() -> None:
+    # a 12-megapixel photo with the pad across 30% of it: at the working size the card
+    # would be warped up from a few hundred pixels
+    sheet = random_front(np.random.default_rng(25))
+    rng = np.random.default_rng(9)
+    style = make_style(rng, hw.available(hw.EVAL_FONTS), None, mnist_share=0.0)
+    style.zero_style = "0"
+    page = write(sheet, Side.FRONT, style, rng)
+    where: list[np.ndarray] = []
+    spec = PhotoSpec(angle=4.0, perspective=0.02, blur=1.5, noise=3.0, jpeg=85,
+                     long_side=FAR_SIDE, fill=FAR_FILL)
+    result = scan_image(photograph(page, spec, rng, transform=where))
+    # (read at the working size only: 80% of cells, 4 silent errors)
+    _check((result, sheet, Side.FRONT), min_accuracy=0.95)
+    # every cell's box is where that cell is printed, in the photo's own pixels
+    inv = np.linalg.inv(where[0])
+    for c in result.cells:
+        if c.field == "name" or c.game is None:
+            continue
+        x0, y0, x1, y1 = c.box
+        px, py = cv2.perspectiveTransform(
+            np.array([[[(x0 + x1) / 2, (y0 + y1) / 2]]], np.float32), inv)[0, 0]
+        r = next(i for i, row in enumerate(FRONT.rows)
+                 if row.label == c.row and _field_name(row) == c.field)
+        cx0, cy0, cx1, cy1 = FRONT.cell(r, c.column)
+        assert cx0 <= px - PAGE_MARGIN <= cx1 and cy0 <= py - PAGE_MARGIN <= cy1, c
 
 
 def test_players_scores_back_sheet() -> None:

@@ -17,6 +17,7 @@ from ocr.reader import (
     Candidate,
     CellRead,
     Reader,
+    _line_sharpness,
     classifier_candidates,
     count_marks,
     cross_check,
@@ -294,3 +295,12 @@ def test_every_marginal_reading_in_an_unexplained_failed_sum_is_a_suspect() -> N
         r.status = CONFIDENT  # (the reader's own threshold is CONFIDENT_AT, 0.85)
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "twos", "threes"}
+
+
+def test_line_sharpness_skips_columns_too_narrow_to_hold_a_line() -> None:
+    # a grid found in a tiny pad can have columns narrower than the margins (no warning,
+    # no NaN: pytest turns warnings into errors)
+    card = np.full((100, 60), 255, np.uint8)
+    card[50] = 0
+    assert _line_sharpness(card, [50], [0, 10, 20, 60]) > 0.5
+    assert _line_sharpness(card, [50], [0, 10, 20]) == 0.0
