@@ -210,6 +210,13 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
         # that reaches the top of the cell is not one)
         if (at_top_bottom and ch <= 4) or (at_sides and cw <= 4):
             continue
+        # ... and a thicker one (a blurred or bold rule cut a little inside the cell) runs
+        # the cell's whole length along its edge, which no digit or scratch does
+        thin = max(4.0, 0.2 * min(h, w))
+        if at_top_bottom and x == 0 and x + cw >= w and ch <= thin:
+            continue
+        if at_sides and y == 0 and y + ch >= h and cw <= thin:
+            continue
         if touches and area < 40:
             continue
         keep[i] = True

@@ -177,6 +177,32 @@ def test_an_empty_crop_has_no_ink() -> None:
     assert ink_mask(np.zeros((0, 12), np.uint8)).shape == (0, 12)
 
 
+def _crop() -> np.ndarray:
+    return np.full((38, 90), 235, np.uint8)
+
+
+@pytest.mark.parametrize("edge", ["top", "bottom", "left", "right"])
+def test_a_thick_rule_along_a_cells_edge_is_not_ink(edge: str) -> None:
+    # (found by the benchmark: a blurred rule 5-6 px thick, cut a little inside the cell,
+    # was read as a confident "1" or dash in a blank cell)
+    c = _crop()
+    band = {"top": np.s_[0:6, :], "bottom": np.s_[-6:, :], "left": np.s_[:, 0:6],
+            "right": np.s_[:, -6:]}[edge]
+    c[band] = 60
+    assert not ink_mask(c).any()
+
+
+def test_digits_and_scratches_near_the_edges_are_still_ink() -> None:
+    one = _crop()
+    one[2:36, 84:90] = 40  # a "1" at the right edge, not the cell's whole height
+    dash = _crop()
+    dash[17:23, 0:90] = 40  # a dash across the whole cell, away from its edges
+    tall_one = _crop()
+    tall_one[0:38, 40:46] = 40  # a "1" through the whole height, in the middle
+    for c in (one, dash, tall_one):
+        assert ink_mask(c).any()
+
+
 @needs_tesseract
 def test_a_table_whose_lines_make_a_sliver_row_is_refused_not_a_crash() -> None:
     # (found by the benchmark: this photo's grid detection gave a row a few pixels high,
