@@ -216,6 +216,10 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
                 if w != expected:
                     c.add(Code.UPPER_BONUS_WRONG, "upper_bonus", field=total.value, written=w,
                           expected=expected, upper=t.upper_subtotal)
+            elif w < expected and total is not TotalField.UPPER_BONUS:
+                # boxes only add: no way of finishing the game makes this total right
+                c.add(Code.TOTAL_BELOW_FILLED, "totals", field=total.value, written=w,
+                      expected=expected)
             elif w != expected:
                 c.add(Code.TOTAL_PREMATURE, "totals", field=total.value, written=w,
                       expected=expected)

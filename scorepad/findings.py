@@ -32,6 +32,7 @@ class Code(str, Enum):
     YAHTZEE_BONUS_POINTS_WRONG = "YAHTZEE_BONUS_POINTS_WRONG"  # not 100 per check
     LOWER_TOTAL_EXCLUDES_BONUS = "LOWER_TOTAL_EXCLUDES_BONUS"  # notice: bonus added elsewhere
     TOTAL_PREMATURE = "TOTAL_PREMATURE"  # a total written before its boxes are all filled
+    TOTAL_BELOW_FILLED = "TOTAL_BELOW_FILLED"  # ... and already less than its filled boxes
     TOTAL_BLANK = "TOTAL_BLANK"  # notice: a total box left blank on a complete game
     GAME_IN_PROGRESS = "GAME_IN_PROGRESS"  # notice: audited as far as it goes
     # Consequences of slips

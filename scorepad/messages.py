@@ -26,6 +26,8 @@ TEMPLATES: dict[Code, str] = {
     "bonus points; counted in the GRAND TOTAL instead",
     Code.TOTAL_PREMATURE: "{where}: {field_label} written as {written} before its boxes were "
     "all filled (so far {expected})",
+    Code.TOTAL_BELOW_FILLED: "{where}: {field_label} written as {written}, but the boxes "
+    "filled so far already make {expected}; filling the rest cannot lower it",
     Code.TOTAL_BLANK: "{where}: {field_label} left blank (it would be {expected})",
     Code.GAME_IN_PROGRESS: "{where}: game in progress, {filled} of 13 boxes filled; audited as "
     "far as it goes",
