@@ -220,6 +220,9 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
                 # boxes only add: no way of finishing the game makes this total right
                 c.add(Code.TOTAL_BELOW_FILLED, "totals", field=total.value, written=w,
                       expected=expected)
+            elif w > expected + _headroom(total, game, t, c.rules):
+                c.add(Code.TOTAL_ABOVE_REACHABLE, "totals", field=total.value, written=w,
+                      expected=expected + _headroom(total, game, t, c.rules))
             elif w != expected:
                 c.add(Code.TOTAL_PREMATURE, "totals", field=total.value, written=w,
                       expected=expected)
@@ -239,6 +242,33 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
         else:
             c.add(Code.TOTAL_ARITHMETIC, "totals", field=total.value, written=w,
                   expected=expected, carried=_carried(game, total, w, c.rules), **impact)
+
+
+def _headroom(total: TotalField, game: Game, t: GameTotals, rules: RuleSet) -> int:
+    """At most how much filling the open boxes can still add to ``total``: each open box at
+    its highest legal value, the upper bonus if still within reach, and a bonus Yahtzee on
+    every later turn while YAHTZEE holds (or may yet hold) 50."""
+    table = possible_table(rules)
+    filled = game.filled()
+    open_boxes = [b for b in ALL_BOXES if b not in filled]
+    upper = sum(max(table[b]) for b in open_boxes if b in UPPER)
+    bonus = rules.upper_bonus if (
+        t.upper_bonus == 0 and t.upper_subtotal + upper >= rules.upper_bonus_threshold) else 0
+    yahtzee = filled.get(Box.YAHTZEE)
+    if rules.yahtzee_bonus == 0 or yahtzee == 0:
+        later_bonuses = 0
+    else:  # an open YAHTZEE box takes the first Yahtzee itself
+        later_bonuses = len(open_boxes) - (1 if yahtzee is None else 0)
+    lower = (sum(max(table[b]) for b in open_boxes if b in LOWER)
+             + max(later_bonuses, 0) * rules.yahtzee_bonus)
+    return {
+        TotalField.UPPER_SUBTOTAL: upper,
+        TotalField.UPPER_BONUS: bonus,
+        TotalField.UPPER_TOTAL: upper + bonus,
+        TotalField.UPPER_TOTAL_REPEAT: upper + bonus,
+        TotalField.LOWER_TOTAL: lower,
+        TotalField.GRAND_TOTAL: upper + bonus + lower,
+    }.get(total, 0)
 
 
 def _carried(game: Game, total: TotalField, w: int, rules: RuleSet) -> bool:

@@ -33,6 +33,7 @@ class Code(str, Enum):
     LOWER_TOTAL_EXCLUDES_BONUS = "LOWER_TOTAL_EXCLUDES_BONUS"  # notice: bonus added elsewhere
     TOTAL_PREMATURE = "TOTAL_PREMATURE"  # a total written before its boxes are all filled
     TOTAL_BELOW_FILLED = "TOTAL_BELOW_FILLED"  # ... and already less than its filled boxes
+    TOTAL_ABOVE_REACHABLE = "TOTAL_ABOVE_REACHABLE"  # ... or more than the open boxes can bring
     TOTAL_BLANK = "TOTAL_BLANK"  # notice: a total box left blank on a complete game
     GAME_IN_PROGRESS = "GAME_IN_PROGRESS"  # notice: audited as far as it goes
     # Consequences of slips

@@ -28,6 +28,8 @@ TEMPLATES: dict[Code, str] = {
     "all filled (so far {expected})",
     Code.TOTAL_BELOW_FILLED: "{where}: {field_label} written as {written}, but the boxes "
     "filled so far already make {expected}; filling the rest cannot lower it",
+    Code.TOTAL_ABOVE_REACHABLE: "{where}: {field_label} written as {written}, but even the "
+    "best rolls in the boxes still open make it at most {expected}",
     Code.TOTAL_BLANK: "{where}: {field_label} left blank (it would be {expected})",
     Code.GAME_IN_PROGRESS: "{where}: game in progress, {filled} of 13 boxes filled; audited as "
     "far as it goes",
