@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scorepad import Game, TotalField, audit_sheet, compute_totals, get_rules, load_sheet
+from scorepad import Box, Game, Report, Sheet, TotalField, audit_sheet, compute_totals, get_rules, load_sheet
 from scorepad.boxes import ALL_BOXES
 
 CARDS: dict[str, tuple[list[int], int]] = {
@@ -30,7 +30,7 @@ CARDS: dict[str, tuple[list[int], int]] = {
 
 def sheet_json(values: list[int], checks: int) -> dict[str, Any]:
     """A complete card as a player writes it: boxes, check marks and every total box."""
-    boxes = dict(zip(ALL_BOXES, values, strict=True))
+    boxes: dict[Box, int | None] = dict(zip(ALL_BOXES, values, strict=True))
     totals = compute_totals(Game(boxes=boxes, bonus_checks=checks), get_rules("hasbro"))
     return {"rules": "hasbro", "players": [{"name": "Bench", "games": [{
         "boxes": {b.value: v for b, v in boxes.items()},
@@ -65,8 +65,15 @@ def main() -> None:
     for name, (values, checks) in CARDS.items():
         data = sheet_json(values, checks)
         sheet = load_sheet(data)
-        t_audit = per_call(lambda sheet=sheet: audit_sheet(sheet), args.seconds)
-        t_load = per_call(lambda data=data: load_sheet(data), args.seconds)
+
+        def audit_once(sheet: Sheet = sheet) -> Report:
+            return audit_sheet(sheet)
+
+        def load_once(data: dict[str, Any] = data) -> Sheet:
+            return load_sheet(data)
+
+        t_audit = per_call(audit_once, args.seconds)
+        t_load = per_call(load_once, args.seconds)
         worst = max(worst, t_audit)
         print(f"{name:<30}{1 / t_audit:>10.0f}{t_audit * 1e6:>10.0f}{t_load * 1e6:>10.0f}"
               f"{t_audit / t_load:>12.2f}")

@@ -73,8 +73,8 @@ def _zero(rng: np.random.Generator, name: str) -> Strokes:
     egg = u(-0.12, 0.12)  # one end of the oval narrower than the other
     rx = w / 2 * drift * (1 + egg * np.sin(ang))
     ry = 0.5 * drift
-    pts = [(float(w / 2 + x), float(0.5 + y), 0.0, 0.7)
-           for x, y in zip(rx * np.cos(ang), ry * np.sin(ang), strict=True)]
+    pts: list[Point] = [(float(w / 2 + x), float(0.5 + y), 0.0, 0.7)
+                        for x, y in zip(rx * np.cos(ang), ry * np.sin(ang), strict=True)]
     return [pts]
 
 
@@ -168,6 +168,7 @@ def _five(rng: np.random.Generator, name: str) -> Strokes:
     if name == "bar_connected":
         return [[(xr, u(-0.02, 0.02)), _c(x0, 0.0), *belly]]
     stem = [(x0, 0.0), *belly]
+    bar: list[Point]
     if name == "bar_slanted":
         t = u(0.05, 0.12) * (1 if rng.random() < 0.75 else -1)  # mostly rising to the right
         bar = [(x0 + u(-0.02, 0.05), t / 2), (xr, -t / 2)]
@@ -289,7 +290,8 @@ def _spline(p: np.ndarray, k: int = _SAMPLES) -> np.ndarray:
     """Centripetal Catmull-Rom curve through the points p (n, 2), k samples per segment."""
     n = len(p)
     if n == 2:
-        return p[0] + np.linspace(0.0, 1.0, k + 1)[:, None] * (p[1] - p[0])
+        line: np.ndarray = p[0] + np.linspace(0.0, 1.0, k + 1)[:, None] * (p[1] - p[0])
+        return line
     e = np.vstack([2 * p[0] - p[1], p, 2 * p[-1] - p[-2]])
     p0, p1, p2, p3 = e[:-3], e[1:-2], e[2:-1], e[3:]
     t1 = np.sqrt(np.linalg.norm(p1 - p0, axis=1)) + 1e-6

@@ -69,7 +69,10 @@ def scratch(kind: str, rng: np.random.Generator) -> np.ndarray:
     im = Image.new("L", (w + 8, h + 8), 0)
     d = ImageDraw.Draw(im)
     t = int(rng.integers(2, 6))
-    j = lambda s: float(rng.uniform(-s, s))  # noqa: E731
+
+    def j(s: float) -> float:
+        return float(rng.uniform(-s, s))
+
     if kind == "dash":
         d.line((4, 4 + h / 2 + j(h / 3), 4 + w, 4 + h / 2 + j(h / 3)), fill=255, width=t)
     elif kind == "slash":
@@ -136,7 +139,7 @@ def elastic(m: np.ndarray, rng: np.random.Generator, alpha: float, sigma: float)
 
 def augment(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """An ink mask -> a degraded binary glyph (0/255) as a photographed cell might give it."""
-    m = mask.astype(np.float32)
+    m: np.ndarray = mask.astype(np.float32)
     if m.max() <= 0:
         return np.zeros((4, 4), np.uint8)
     m = m / m.max() * 255.0
@@ -164,7 +167,7 @@ def augment(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     m += rng.normal(0, rng.uniform(0, 10), m.shape).astype(np.float32)
     if m.max() <= 0:
         return np.zeros((4, 4), np.uint8)
-    binary = (m > m.max() * rng.uniform(0.3, 0.6)).astype(np.uint8) * 255
+    binary: np.ndarray = (m > m.max() * rng.uniform(0.3, 0.6)).astype(np.uint8) * 255
     ys, xs = np.nonzero(binary)
     if len(xs) and rng.random() < 0.15:  # the cell's edge clipped a little off the glyph
         y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
@@ -334,7 +337,7 @@ def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int,  # type: ignore[
             out = net(xb)
             loss = F.cross_entropy(out, yb, label_smoothing=0.02)
             opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in torch
             opt.step()
             sched.step()
             loss_sum += loss.item() * n
