@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from scorepad.boxes import Box, TotalField
 from scorepad.card import Sheet
@@ -133,6 +133,17 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
+def _fitting(d: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+             width: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """``font``, or a smaller size of it, so that ``text`` stays inside its column, as a
+    printed pad's labels do."""
+    size = int(getattr(font, "size", 0))
+    while size > 10 and d.textlength(text, font=font) > width:
+        size -= 1
+        font = hw.print_font(size)
+    return font
+
+
 def blank_variant(v: Variant) -> Image.Image:
     """The printed card of a variant (grayscale)."""
     w, h = v.size
@@ -154,7 +165,8 @@ def blank_variant(v: Variant) -> Image.Image:
         if row.kind is Kind.HEADER and v.header_fill < 255:
             d.rectangle((xs[0], y0, xs[-1], y1), fill=v.header_fill)
         if row.label:
-            d.text((xs[0] + 8, (y0 + y1) // 2), row.label, font=label_font, fill=0, anchor="lm")
+            font = _fitting(d, row.label, label_font, xs[1] - xs[0] - 16)
+            d.text((xs[0] + 8, (y0 + y1) // 2), row.label, font=font, fill=0, anchor="lm")
         if v.first_value_col == 2 and row.hint:
             _wrap(d, row.hint, xs[1] + 5, y0 + 3, xs[2] - xs[1] - 8, hint_font)
         if r == 0 and v.side is Side.FRONT:
