@@ -162,7 +162,7 @@ def health() -> dict[str, Any]:
 
 
 SCAN_TYPES = ("image/png", "image/jpeg", "image/webp", "image/tiff", "image/bmp",
-              "image/gif", "application/octet-stream")
+              "image/gif", "image/heic", "image/heif", "application/octet-stream")
 
 
 def ocr_module() -> Any:

@@ -139,6 +139,18 @@ class ScanResult:
 # ------------------------------------------------------------------ loading
 
 
+def _register_heif() -> None:
+    """Let Pillow open HEIC/HEIF photos (an iPhone's default) through pillow-heif."""
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:  # an install without it still reads JPEG, PNG, ...
+        return
+    register_heif_opener()
+
+
+_register_heif()
+
+
 def load_image(data: bytes, *, max_bytes: int = MAX_BYTES,
                max_pixels: int = MAX_PIXELS) -> Image.Image:
     """Bytes -> an upright RGB image (EXIF orientation applied), with the limits enforced."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import subprocess
@@ -47,6 +48,24 @@ def test_verify_and_matches_over_http(server: str) -> None:
         assert r.status_code == 201
         st = http.get(f"{server}/api/v1/groups/{g['id']}/stats", headers=h, timeout=10).json()
         assert st["games"] == 1 and {p["wins"] for p in st["players"]} == {1}
+
+
+def test_a_heic_photo_is_scanned_over_http(server: str) -> None:
+    from PIL import Image
+
+    photo = Path(__file__).resolve().parents[2] / "sample_pads" / "photos" / "pad-01000-front.jpg"
+    buf = io.BytesIO()
+    with Image.open(photo) as im:
+        im.save(buf, format="HEIF", quality=90)
+    with requests.Session() as http:
+        r = http.post(f"{server}/api/v1/scan", data=buf.getvalue(),
+                      headers={"Content-Type": "image/heic"}, timeout=60)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["side"] == "front" and body["sheet"]["players"][0]["games"]
+        r = http.post(f"{server}/api/v1/scan", timeout=60,
+                      files={"file": ("IMG_0001.HEIC", buf.getvalue(), "image/heic")})
+        assert r.status_code == 200 and r.json()["side"] == "front"
 
 
 def test_concurrent_writes_over_http(server: str) -> None:

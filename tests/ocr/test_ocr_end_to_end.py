@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -93,6 +94,22 @@ def test_a_pad_small_in_a_big_photo_is_read_from_its_full_resolution() -> None:
                  if row.label == c.row and _field_name(row) == c.field)
         cx0, cy0, cx1, cy1 = FRONT.cell(r, c.column)
         assert cx0 <= px - PAGE_MARGIN <= cx1 and cy0 <= py - PAGE_MARGIN <= cy1, c
+
+
+def test_an_iphone_heic_photo_is_read_like_its_jpeg() -> None:
+    # HEIC is an iPhone's default; this one carries the JPEG's EXIF orientation (sideways)
+    from PIL import Image
+
+    sheet = random_front(np.random.default_rng(26))
+    jpeg = photo_of(sheet, seed=10, spec=PhotoSpec(angle=2.0, exif_orientation=6, jpeg=92))
+    buf = io.BytesIO()
+    with Image.open(io.BytesIO(jpeg)) as im:
+        im.save(buf, format="HEIF", quality=90, exif=im.info["exif"])
+    heic = buf.getvalue()
+    assert heic[4:12] == b"ftypheic"
+    result = scan_image(heic)
+    assert result.rotation == 0  # upright once the orientation is applied, as for the JPEG
+    _check((result, sheet, Side.FRONT))
 
 
 def test_players_scores_back_sheet() -> None:
