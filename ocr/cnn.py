@@ -110,12 +110,23 @@ class CnnEnsemble:
 
     nets: tuple[Net, ...]
 
+    def _forward(self, x: np.ndarray, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+        """(n, 28, 28, 2) inputs -> the members' averaged probabilities and the glyphs'
+        features (see ``classify_embed``), ``chunk`` rows at a time (bounded memory)."""
+        probs, feats = [], []
+        for s in range(0, len(x), chunk):
+            hs = [n.hidden(x[s: s + chunk]) for n in self.nets]
+            probs.append(np.mean([softmax(n.head(h)) for n, h in zip(self.nets, hs, strict=True)],
+                                 axis=0))
+            feats.append(np.concatenate(
+                [h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-9) for h in hs],
+                axis=1))
+        return (np.concatenate(probs).astype(np.float32),
+                np.concatenate(feats).astype(np.float32))
+
     def proba_inputs(self, x: np.ndarray, chunk: int = 256) -> np.ndarray:
-        """(n, 28, 28, 2) inputs -> probabilities, ``chunk`` rows at a time (bounded memory)."""
-        parts = [np.mean([softmax(n.logits(x[s: s + chunk])) for n in self.nets], axis=0)
-                 for s in range(0, len(x), chunk)]
-        out: np.ndarray = np.concatenate(parts).astype(np.float32)
-        return out
+        """(n, 28, 28, 2) inputs -> probabilities."""
+        return self._forward(x, chunk)[0]
 
     def classify(self, masks: list[np.ndarray]) -> np.ndarray:
         """Ink masks -> (n, len(CLASSES)) probabilities."""
@@ -130,17 +141,7 @@ class CnnEnsemble:
         if not masks:
             return (np.zeros((0, len(dg.CLASSES)), np.float32),
                     np.zeros((0, sum(n.w_fc.shape[0] for n in self.nets)), np.float32))
-        x = np.stack([prepare(m) for m in masks]).astype(np.float32)
-        probs, feats = [], []
-        for s in range(0, len(x), chunk):
-            hs = [n.hidden(x[s: s + chunk]) for n in self.nets]
-            probs.append(np.mean([softmax(n.head(h)) for n, h in zip(self.nets, hs, strict=True)],
-                                 axis=0))
-            feats.append(np.concatenate(
-                [h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-9) for h in hs],
-                axis=1))
-        return (np.concatenate(probs).astype(np.float32),
-                np.concatenate(feats).astype(np.float32))
+        return self._forward(np.stack([prepare(m) for m in masks]).astype(np.float32), chunk)
 
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"n_models": np.array(len(self.nets))}

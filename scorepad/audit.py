@@ -220,9 +220,9 @@ def _audit_totals(c: _Collector, game: Game, t: GameTotals) -> None:
                 # boxes only add: no way of finishing the game makes this total right
                 c.add(Code.TOTAL_BELOW_FILLED, "totals", field=total.value, written=w,
                       expected=expected)
-            elif w > expected + _headroom(total, game, t, c.rules):
+            elif w > (most := expected + _headroom(total, game, t, c.rules)):
                 c.add(Code.TOTAL_ABOVE_REACHABLE, "totals", field=total.value, written=w,
-                      expected=expected + _headroom(total, game, t, c.rules))
+                      expected=most)
             elif w != expected:
                 c.add(Code.TOTAL_PREMATURE, "totals", field=total.value, written=w,
                       expected=expected)
@@ -260,7 +260,7 @@ def _headroom(total: TotalField, game: Game, t: GameTotals, rules: RuleSet) -> i
     else:  # an open YAHTZEE box takes the first Yahtzee itself
         later_bonuses = len(open_boxes) - (1 if yahtzee is None else 0)
     lower = (sum(max(table[b]) for b in open_boxes if b in LOWER)
-             + max(later_bonuses, 0) * rules.yahtzee_bonus)
+             + later_bonuses * rules.yahtzee_bonus)
     return {
         TotalField.UPPER_SUBTOTAL: upper,
         TotalField.UPPER_BONUS: bonus,
