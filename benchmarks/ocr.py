@@ -1,6 +1,6 @@
 """Benchmark the pad reader on generated photos it was not trained on.
 
-Numbers are written with the held-out handwriting fonts (ocr.handwriting.EVAL_FONTS)
+Numbers are written with the held-out handwriting fonts (padsynth.handwriting.EVAL_FONTS)
 and the reserved MNIST rows (index % 500 >= 400), then photographed with random
 perspective, rotation (up to upside down), light, shadow, blur, noise and JPEG.
 Three readers run on the same photos in one run: tesseract alone, the digit
@@ -25,10 +25,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ocr import cnn, evaluate  # noqa: E402
-from ocr.reader import Reader, ScanError  # noqa: E402
-from ocr.render import Sample, sample  # noqa: E402
-from ocr.variants import VARIANTS, VariantSample, variant_sample  # noqa: E402
+from ocr import cnn  # noqa: E402
+from ocr.reader import Reader  # noqa: E402
+from ocr.result import ScanError  # noqa: E402
+from padsynth import evaluate  # noqa: E402
+from padsynth.render import Sample, sample  # noqa: E402
+from padsynth.variants import VARIANTS, VariantSample, variant_sample  # noqa: E402
 
 MODES = {
     "tesseract": {"use_classifier": False, "use_tesseract": True},
@@ -141,7 +143,7 @@ def main() -> int:
     ap.add_argument("--combined-only", action="store_true",
                     help="run only the shipped reader (tesseract + classifier), not each alone")
     ap.add_argument("--without-adaptation", action="store_true",
-                    help="also run the combined reader without writer adaptation (ocr/adapt.py)")
+                    help="also run the combined reader without writer adaptation (ocr/writer.py)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
     args = ap.parse_args()
     by_hand: dict[str, evaluate.Score] = {}

@@ -8,18 +8,9 @@ too_many_pixels, not_a_pad, too_blurred, empty_pad (``merge``: two_backs).
 
 from __future__ import annotations
 
-from .reader import (
-    CONFIDENT,
-    MAX_BYTES,
-    MAX_PIXELS,
-    NEEDS_REVIEW,
-    UNREADABLE,
-    CellRead,
-    Reader,
-    ScanError,
-    ScanResult,
-    scan_image,
-)
+from .loading import MAX_BYTES, MAX_PIXELS
+from .reader import Reader, scan_image
+from .result import CONFIDENT, NEEDS_REVIEW, UNREADABLE, CellRead, ScanError, ScanResult
 from .tesseract import Engine, FakeEngine, OcrEngineError, OcrText, TesseractEngine
 
 __all__ = [

@@ -80,7 +80,7 @@ class Net:
 
     def hidden(self, x: np.ndarray) -> np.ndarray:
         """(n, 28, 28, 2) -> (n, hidden): the last layer before the classes (the glyph's shape
-        as the network sees it; ``ocr.adapt`` compares glyphs of one hand with it)."""
+        as the network sees it; ``ocr.writer`` compares glyphs of one hand with it)."""
         for w, b in self.convs:
             x = _conv_relu_pool(x, w, b)
         flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # PyTorch flattens C, H, W

@@ -1,5 +1,5 @@
 """What the reader needs of a handwritten-digit classifier: the classes, the glyph
-normalisation, and the default model (the CNN of ``ocr/cnn.py``).
+normalisation and the interface of a classifier (the shipped one: ``ocr/cnn.py``).
 
 Classes: the digits 0-9 and three ways of scratching a box out (a dash, a slash,
 an X).  The weights are trained by ``scripts/train_digits.py`` and shipped;
@@ -72,15 +72,8 @@ class Classifier(Protocol):
     def classify(self, masks: list[np.ndarray]) -> np.ndarray: ...
 
 
-def default_model() -> Classifier:
-    """The shipped CNN (``ocr/digits_cnn.npz``)."""
-    from . import cnn
-
-    return cnn.load()
-
-
-def classify(masks: list[np.ndarray], model: Classifier | None = None) -> np.ndarray:
+def classify(masks: list[np.ndarray], model: Classifier) -> np.ndarray:
     """Ink masks -> (n, len(CLASSES)) probabilities."""
     if not masks:
         return np.zeros((0, len(CLASSES)), np.float32)
-    return (model or default_model()).classify(masks)
+    return model.classify(masks)

@@ -61,7 +61,7 @@ def _small(lines: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=2)
 def template(side: Side) -> np.ndarray:
-    from .render import blank_card
+    from .printed import blank_card
 
     gray = np.asarray(blank_card(side).resize((CARD_W // 2, CARD_H // 2)))
     return _small(lines_map(gray, 0.5))

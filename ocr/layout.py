@@ -118,8 +118,21 @@ def grid(side: Side) -> Grid:
     return FRONT if side is Side.FRONT else BACK
 
 
-def front_row(field: Box | TotalField | Kind) -> int:
-    for i, row in enumerate(FRONT_ROWS):
-        if row.field == field or (isinstance(field, Kind) and row.kind is field):
-            return i
-    raise KeyError(field)
+def field_key(row: Row) -> str:
+    """The sheet key a row's cells fill: a box, a total, ``yahtzee_bonus_checks``, or on the
+    back ``name``, ``score`` (a game's row) and ``total``."""
+    if row.kind is Kind.MARKS:
+        return "yahtzee_bonus_checks"
+    if row.kind is Kind.NAME:
+        return "name"
+    if row.kind is Kind.SCORE:
+        return "score"
+    if row.kind is Kind.GRAND:
+        return "total"
+    assert row.field is not None
+    return str(row.field.value)
+
+
+def game_index(row: Row, column: int) -> int | None:
+    """The 0-based game of a cell: its column on the front, its row on the back."""
+    return row.game if row.kind in (Kind.SCORE, Kind.GRAND, Kind.NAME) else column

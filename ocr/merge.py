@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from scorepad.card import Player, PlayersScores, Sheet
 
 from .layout import Side
-from .reader import ScanError, ScanResult
+from .result import ScanError, ScanResult
 
 
 def merge(results: Sequence[ScanResult]) -> Sheet:

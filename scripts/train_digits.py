@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from ocr import cnn  # noqa: E402
 from ocr import digits as dg  # noqa: E402
-from ocr import handwriting as hw  # noqa: E402
+from padsynth import handwriting as hw  # noqa: E402
 
 CACHE = ROOT / ".cache" / "ocr"
 
@@ -88,32 +88,30 @@ def pipeline_glyphs(count: int, seed0: int, split: str) -> tuple[list[np.ndarray
 
     This closes the gap between clean training digits and what the reader sees.
     """
-    from ocr import geometry
-    from ocr import reader as rdr
-    from ocr.evaluate import truth_cells
-    from ocr.layout import BACK, FRONT, Kind, Side
-    from ocr.render import sample
-    from ocr.tesseract import NullEngine
+    from ocr.layout import Kind
+    from ocr.loading import load_image
+    from ocr.plan import template_cells
+    from ocr.result import NUMBER, ScanError
+    from padsynth.evaluate import truth_cells
+    from padsynth.render import sample
 
-    reader = rdr.Reader(engine=NullEngine())
     masks: list[np.ndarray] = []
     labels: list[int] = []
     scratch_class = {"dash": 10, "slash": 11, "x": 12}
     for k in range(count):
         s = sample(seed0 + k, split=split)
         try:
-            gray, _, match = reader._locate(rdr.load_image(s.jpeg))
-        except rdr.ScanError:
+            side, cells = template_cells(load_image(s.jpeg))
+        except ScanError:
             continue
-        if match.side is not s.side:
+        if side is not s.side:
             continue
-        card = geometry.flatten(geometry.warp(gray, match.quad))
         truth = truth_cells(s.sheet, s.side)
-        for cell in reader._cut(card, FRONT if s.side is Side.FRONT else BACK):
-            if cell.kind != rdr.NUMBER:
+        for cell in cells:
+            if cell.kind != NUMBER:
                 continue
             row = cell.row
-            v = truth.get((rdr._field_name(row), cell.c, rdr._game_of(row, cell.c)))
+            v = truth.get((cell.field, cell.c, cell.game))
             if v is None:
                 continue
             if v == 0 and row.kind is Kind.BOX and s.style.zero_style != "0":

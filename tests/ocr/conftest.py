@@ -7,9 +7,9 @@ import shutil
 import numpy as np
 import pytest
 
-from ocr import handwriting as hw
-from ocr import render
 from ocr.layout import Side
+from padsynth import handwriting as hw
+from padsynth import render
 from scorepad.card import Sheet
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,

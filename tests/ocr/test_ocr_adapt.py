@@ -1,13 +1,16 @@
-"""Writer adaptation (ocr/adapt.py): the hand's own sure digits help read its unsure ones."""
+"""Writer adaptation (ocr/writer.py): the hand's own sure digits help read its unsure ones."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ocr import adapt, cnn, digits, layout
-from ocr import handwriting as hw
-from ocr.reader import NUMBER, Glyph, _anchors, _Cell
+from ocr import cnn, digits, layout, writer
+from ocr.cellread import anchors
+from ocr.glyphs import Glyph
+from ocr.plan import Cell
+from ocr.result import NUMBER
+from padsynth import handwriting as hw
 from scorepad.boxes import Box
 from scorepad.rules import get_rules
 
@@ -43,7 +46,7 @@ def test_an_unsure_glyph_like_the_hands_own_4s_reads_4() -> None:
     # an unsure glyph (1 at 0.6) shaped almost exactly like this hand's 4s
     like_4 = 0.97 * _unit(0, 1) + 0.243 * _unit(7)  # similarity 0.97 to the 4s
     probs, feats, anchors = _hand(({1: 0.6, 4: 0.35}, like_4))
-    out = adapt.adapt(probs, feats, anchors)
+    out = writer.adapt(probs, feats, anchors)
     assert int(np.argmax(out[5])) == 4
     assert out[5].sum() == pytest.approx(1.0, abs=1e-5)
     np.testing.assert_array_equal(out[:5], probs[:5])  # the anchors keep their readings
@@ -51,37 +54,37 @@ def test_an_unsure_glyph_like_the_hands_own_4s_reads_4() -> None:
 
 def test_a_glyph_unlike_every_anchor_keeps_its_reading() -> None:
     probs, feats, anchors = _hand(({7: 0.6, 1: 0.35}, _unit(6)))  # similarity 0 to all
-    np.testing.assert_allclose(adapt.adapt(probs, feats, anchors), probs, rtol=1e-5)
+    np.testing.assert_allclose(writer.adapt(probs, feats, anchors), probs, rtol=1e-5)
 
 
 def test_a_loose_likeness_is_no_evidence() -> None:
     # similarity 0.71 to the 4s: under NEUTRAL, nothing moves (a 4 and a 1 of one hand can
     # look that alike)
     probs, feats, anchors = _hand(({1: 0.55, 4: 0.4}, _unit(0, 1, 2, 3)))
-    np.testing.assert_allclose(adapt.adapt(probs, feats, anchors), probs, rtol=1e-5)
+    np.testing.assert_allclose(writer.adapt(probs, feats, anchors), probs, rtol=1e-5)
 
 
 def test_without_anchors_nothing_changes() -> None:
     probs = _probs({1: 0.6, 4: 0.35}, {3: 0.5, 9: 0.5})
     feats = np.stack([_unit(0), _unit(0)])
-    np.testing.assert_array_equal(adapt.adapt(probs, feats, {}), probs)
+    np.testing.assert_array_equal(writer.adapt(probs, feats, {}), probs)
 
 
 def test_a_sheet_of_many_hands_is_not_adapted_to() -> None:
     # the sure 4s are not alike (each another writer's): the hand is not one hand
     probs, feats, anchors = _hand(({1: 0.6, 4: 0.35}, _unit(0, 1)))
     feats[1], feats[2] = _unit(0, 2), _unit(1, 3)
-    assert adapt.consistency(feats[:5], np.array([4, 4, 4, 1, 1])) < adapt.CONSISTENT
-    np.testing.assert_array_equal(adapt.adapt(probs, feats, anchors), probs)
+    assert writer.consistency(feats[:5], np.array([4, 4, 4, 1, 1])) < writer.CONSISTENT
+    np.testing.assert_array_equal(writer.adapt(probs, feats, anchors), probs)
 
 
 def _row(field: Box) -> layout.Row:
     return next(r for r in layout.FRONT.rows if r.field is field)
 
 
-def _cell(field: Box, n: int, wide: bool = False) -> _Cell:
+def _cell(field: Box, n: int, wide: bool = False) -> Cell:
     g = Glyph(np.full((20, 10), 255, np.uint8), 0, 10, 0, 20)
-    return _Cell(_row(field), 0, 0, (0, 0, 1, 1), np.zeros((1, 1), np.uint8),
+    return Cell(_row(field), 0, 0, (0, 0, 1, 1), np.zeros((1, 1), np.uint8),
                  np.zeros((1, 1), np.uint8), [g] * n, NUMBER, wide=wide)
 
 
@@ -103,7 +106,7 @@ def test_anchors_are_sure_legal_cells_and_boxes_with_one_value_of_that_length() 
         (_cell(Box.CHANCE, 2, wide=True), 0, 6, 8),
         (_cell(Box.CHANCE, 1), 1, 8, 9),
     ]
-    assert _anchors(probs, spans, rules) == {0: 1, 1: 2, 3: 2, 4: 5}
+    assert anchors(probs, spans, rules) == {0: 1, 1: 2, 3: 2, 4: 5}
 
 
 def test_the_cnn_gives_the_same_probabilities_with_its_features() -> None:

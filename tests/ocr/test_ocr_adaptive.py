@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 
 from ocr import ScanError, scan_image
-from ocr import adaptive as ad
-from ocr import variants as vr
-from ocr.evaluate import score
+from ocr import table_layout as ad
+from ocr.glyphs import ink_mask
 from ocr.layout import BACK_ROWS, FRONT_ROWS, Kind, Side
-from ocr.reader import Reader, ink_mask
-from ocr.render import PhotoSpec
+from ocr.reader import Reader
 from ocr.tesseract import FakeEngine, OcrText, TesseractEngine
+from padsynth import variants as vr
+from padsynth.evaluate import score
+from padsynth.render import PhotoSpec
 
 from .conftest import needs_tesseract, photo_of
 
@@ -67,7 +68,7 @@ def test_turned_line_positions_follow_rot90() -> None:
 
 
 def test_our_own_pad_takes_the_template_path_with_one_ocr_call() -> None:
-    from ocr import render
+    from padsynth import render
 
     engine = FakeEngine(lambda i, im: OcrText("", 0.0))
     sheet = render.random_front(np.random.default_rng(3))

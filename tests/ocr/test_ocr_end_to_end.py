@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 from ocr import CONFIDENT, ScanError, scan_image
-from ocr import handwriting as hw
-from ocr.evaluate import score
-from ocr.layout import FRONT, Side
-from ocr.reader import _field_name
-from ocr.render import (
+from ocr.layout import FRONT, Side, field_key
+from padsynth import handwriting as hw
+from padsynth.evaluate import score
+from padsynth.render import (
     FAR_FILL,
     FAR_SIDE,
     PAGE_MARGIN,
@@ -91,7 +90,7 @@ def test_a_pad_small_in_a_big_photo_is_read_from_its_full_resolution() -> None:
         px, py = cv2.perspectiveTransform(
             np.array([[[(x0 + x1) / 2, (y0 + y1) / 2]]], np.float32), inv)[0, 0]
         r = next(i for i, row in enumerate(FRONT.rows)
-                 if row.label == c.row and _field_name(row) == c.field)
+                 if row.label == c.row and field_key(row) == c.field)
         cx0, cy0, cx1, cy1 = FRONT.cell(r, c.column)
         assert cx0 <= px - PAGE_MARGIN <= cx1 and cy0 <= py - PAGE_MARGIN <= cy1, c
 
@@ -162,9 +161,13 @@ def test_sample_photo_reads_right_or_flags_the_wrong_cells(photo: Path) -> None:
     assert s.silent == 0, s.errors
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scorepad.cli", *args], capture_output=True,
+def _cli(*args: str, module: str = "scorepad.cli") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=120, check=False)
+
+
+def _synth(*args: str) -> subprocess.CompletedProcess[str]:
+    return _cli(*args, module="padsynth")
 
 
 def test_cli_render_then_scan(tmp_path: Path) -> None:
@@ -176,7 +179,7 @@ def test_cli_render_then_scan(tmp_path: Path) -> None:
 
     sheet_file.write_text(json.dumps(dump_sheet(random_front(np.random.default_rng(25)))))
     photo = tmp_path / "photo.jpg"
-    r = _cli("render", str(sheet_file), "-o", str(photo), "--seed", "3")
+    r = _synth("photo", str(sheet_file), "-o", str(photo), "--seed", "3")
     assert r.returncode == 0, r.stderr
     r = _cli("scan", str(photo))
     assert r.returncode == 0, r.stderr
@@ -198,13 +201,13 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
     assert "not_an_image" in r.stderr
 
 
-def test_cli_render_samples_of_another_design_scan_by_the_adaptive_path(tmp_path: Path) -> None:
-    r = _cli("render-samples", str(tmp_path), "--count", "1", "--seed", "1100", "--design", "plain")
+def test_synth_samples_of_another_design_scan_by_the_adaptive_path(tmp_path: Path) -> None:
+    r = _synth("samples", str(tmp_path), "--count", "1", "--seed", "1100", "--design", "plain")
     assert r.returncode == 0, r.stderr
     photo = next(tmp_path.glob("*-plain-front.jpg"))
     meta = json.loads(photo.with_name(photo.stem + ".meta.json").read_text())
     assert meta["design"] == "plain" and meta["side"] == "front"
     r = _cli("scan", str(photo), "--report")
     assert json.loads(r.stdout)["layout"] == "adaptive"
-    r = _cli("render-samples", str(tmp_path), "--design", "nope")
+    r = _synth("samples", str(tmp_path), "--design", "nope")
     assert r.returncode == 2 and "unknown --design" in r.stderr

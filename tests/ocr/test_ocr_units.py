@@ -8,26 +8,17 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from ocr import ScanError, digits, layout, render, scan_image
-from ocr import handwriting as hw
-from ocr.reader import (
-    CONFIDENT,
-    NEEDS_REVIEW,
-    UNREADABLE,
-    Candidate,
-    CellRead,
-    Reader,
-    _line_sharpness,
-    classifier_candidates,
-    count_marks,
-    cross_check,
-    decide,
-    glyphs,
-    legal_candidates,
-    load_image,
-    tesseract_number,
-)
+from ocr import ScanError, cnn, digits, layout, scan_image
+from ocr.crosscheck import cross_check
+from ocr.decode import classifier_candidates, decide, legal_candidates, tesseract_number
+from ocr.glyphs import count_marks, glyphs
+from ocr.loading import load_image
+from ocr.plan import _line_sharpness
+from ocr.reader import Reader
+from ocr.result import CONFIDENT, NEEDS_REVIEW, UNREADABLE, Candidate, CellRead
 from ocr.tesseract import FakeEngine, OcrText, parse_tsv
+from padsynth import handwriting as hw
+from padsynth import render
 from scorepad.boxes import Box, TotalField
 from scorepad.rules import get_rules
 from scorepad.schemas import dump_sheet, load_sheet
@@ -159,7 +150,7 @@ def test_classifier_reads_held_out_font_digits() -> None:
             want.append(d)
     if not masks:
         pytest.skip("no evaluation fonts installed")
-    got = digits.classify(masks).argmax(axis=1)
+    got = digits.classify(masks, cnn.load()).argmax(axis=1)
     assert float((got == np.array(want)).mean()) >= 0.75
 
 
@@ -200,7 +191,7 @@ def test_the_reader_keeps_a_wrong_total_it_reads(front_sheet) -> None:  # type: 
 
 def test_photos_of_one_pad_merge_into_one_sheet() -> None:
     from ocr.merge import merge
-    from ocr.reader import ScanResult
+    from ocr.result import ScanResult
     from scorepad.card import Game, Player, PlayersScores, Sheet
 
     def result(side: layout.Side, sheet: Sheet) -> ScanResult:

@@ -8,11 +8,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def sample_photo() -> bytes:
-    """A front-page photo from sample_pads/photos/, else one rendered by ocr.render."""
+    """A front-page photo from sample_pads/photos/, else one rendered by padsynth.render."""
     photos = ROOT / "sample_pads" / "photos"
     for p in sorted(photos.glob("*front*.jpg")) if photos.is_dir() else []:
         return p.read_bytes()
-    from ocr.render import sample
+    from padsynth.render import sample
     for seed in range(1, 50):
         s = sample(seed, split="eval")
         if s.side.value == "front":

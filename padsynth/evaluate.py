@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ocr.layout import BACK, FRONT, Kind, Side
+from ocr.result import BLANK, CONFIDENT, ScanResult
 from scorepad.boxes import Box, TotalField
 from scorepad.card import PlayersScores, Sheet
-
-from .layout import BACK, FRONT, Kind, Side
-from .reader import BLANK, CONFIDENT, ScanResult
 
 
 def truth_cells(sheet: Sheet, side: Side) -> dict[tuple[str, int, int | None], int | None]:

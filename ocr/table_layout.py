@@ -346,12 +346,6 @@ def _value_cols(xs: list[int], side: Side) -> list[int] | None:
     return list(range(len(widths) - GAMES, len(widths)))
 
 
-def read_table(gray: np.ndarray, engine: Engine) -> Table | None:
-    """Find and recognise a pad of any (standard-order) design; None when there is none."""
-    g = find_grid(gray)
-    return None if g is None else recognise(gray, g, engine)
-
-
 def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  ONE ``engine.read_batch`` call."""

@@ -5,7 +5,7 @@ SCORE column, other column widths and row heights, another title block, a thick
 frame or only the table's own border, labels worded differently ("Aces",
 "Small Straight", "Total of Upper Section").  ``write_variant`` fills it with a
 sheet in the same handwriting as ``render.write``; ``render.photograph`` then
-takes the photo.  The default pad (``render.blank_card``) is not affected.
+takes the photo.  The default pad (``ocr.printed.blank_card``) is not affected.
 """
 
 from __future__ import annotations
@@ -15,17 +15,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from scorepad.boxes import Box, TotalField
+from ocr.layout import BACK_ROWS, FRONT_ROWS, GAMES, Kind, Row, Side
+from ocr.printed import PAGE_MARGIN, print_font, wrap_text
 from scorepad.card import Sheet
 
 from . import handwriting as hw
-from .layout import BACK_ROWS, FRONT_ROWS, GAMES, Kind, Row, Side
 from .render import (
-    PAGE_MARGIN,
     Canvas,
     PhotoSpec,
     Style,
-    _wrap,
     _write_text,
     make_style,
     photograph,
@@ -56,12 +54,6 @@ class Variant:
     def cell(self, r: int, c: int) -> tuple[int, int, int, int]:
         col = self.first_value_col + c
         return self.col_x[col], self.row_y[r], self.col_x[col + 1], self.row_y[r + 1]
-
-    def row_of(self, kind: Kind, field: Box | TotalField | None = None, game: int | None = None,
-               nth: int = 0) -> int:
-        hits = [i for i, row in enumerate(self.rows)
-                if row.kind is kind and row.field == field and row.game == game]
-        return hits[nth]
 
 
 # Labels as other pads print them (None: that row is not on the pad).
@@ -140,7 +132,7 @@ def _fitting(d: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | I
     size = int(getattr(font, "size", 0))
     while size > 10 and d.textlength(text, font=font) > width:
         size -= 1
-        font = hw.print_font(size)
+        font = print_font(size)
     return font
 
 
@@ -151,15 +143,15 @@ def blank_variant(v: Variant) -> Image.Image:
     d = ImageDraw.Draw(im)
     if v.frame:
         d.rectangle((0, 0, w - 1, h - 1), outline=0, width=v.frame)
-    d.text(v.title_xy, v.title, font=hw.print_font(v.title_size), fill=0)
+    d.text(v.title_xy, v.title, font=print_font(v.title_size), fill=0)
     if v.name_line:
         x0, y0, x1, y1 = v.name_line
-        d.text((x0 - 105, y1 - 32), "NAME", font=hw.print_font(26), fill=0)
+        d.text((x0 - 105, y1 - 32), "NAME", font=print_font(26), fill=0)
         d.line((x0, y1, x1, y1), fill=0, width=2)
     xs, ys = v.col_x, v.row_y
     first = ys[1] - ys[0]
-    label_font = hw.print_font(max(12, min(18, int(min(ys[2] - ys[1], first) * 0.42))))
-    hint_font = hw.print_font(12, bold=False)
+    label_font = print_font(max(12, min(18, int(min(ys[2] - ys[1], first) * 0.42))))
+    hint_font = print_font(12, bold=False)
     for r, row in enumerate(v.rows):
         y0, y1 = ys[r], ys[r + 1]
         if row.kind is Kind.HEADER and v.header_fill < 255:
@@ -168,12 +160,12 @@ def blank_variant(v: Variant) -> Image.Image:
             font = _fitting(d, row.label, label_font, xs[1] - xs[0] - 16)
             d.text((xs[0] + 8, (y0 + y1) // 2), row.label, font=font, fill=0, anchor="lm")
         if v.first_value_col == 2 and row.hint:
-            _wrap(d, row.hint, xs[1] + 5, y0 + 3, xs[2] - xs[1] - 8, hint_font)
+            wrap_text(d, row.hint, xs[1] + 5, y0 + 3, xs[2] - xs[1] - 8, hint_font)
         if r == 0 and v.side is Side.FRONT:
             for c in range(GAMES):
                 cx0, cy0, cx1, cy1 = v.cell(0, c)
                 d.text(((cx0 + cx1) // 2, (cy0 + cy1) // 2), f"GAME #{c + 1}",
-                       font=hw.print_font(13), fill=0, anchor="mm")
+                       font=print_font(13), fill=0, anchor="mm")
     for i, y in enumerate(ys):
         d.line((xs[0], y, xs[-1], y), fill=0, width=3 if i in (0, len(ys) - 1) else 2)
     for i, x in enumerate(xs):

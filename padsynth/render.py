@@ -1,6 +1,6 @@
-"""Render the pad: blank for printing, or filled with handwriting and photographed.
+"""Photos of our own pad filled in by hand, for tests, training and the benchmark.
 
-``blank_card`` draws the printed pad (001's layout, see ``layout``); ``write``
+``ocr.printed.blank_card`` draws the printed pad (001's layout, see ``layout``); ``write``
 puts a sheet's numbers on it with a ``Hand``; ``photograph`` turns the page into
 a phone photo (perspective, rotation, light, shadow, blur, noise, JPEG).
 ``random_sheet`` makes plausible games for the sample, test and benchmark sets.
@@ -18,88 +18,21 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
+from ocr.layout import (
+    BACK,
+    FRONT,
+    GAMES,
+    NAME_BOX,
+    Kind,
+    Row,
+    Side,
+)
+from ocr.printed import PAGE_MARGIN, PRINT_FONT_REGULAR, blank_page, font, font_path
 from scorepad.boxes import ALL_BOXES, LOWER, UPPER, Box, TotalField
 from scorepad.card import Game, Player, PlayersScores, Sheet, compute_totals
 from scorepad.rules import get_rules
 
 from . import handwriting as hw
-from .layout import (
-    BACK,
-    CARD_H,
-    CARD_W,
-    FRAME,
-    FRONT,
-    GAMES,
-    NAME_BOX,
-    TITLE_BACK,
-    TITLE_FRONT,
-    Grid,
-    Kind,
-    Row,
-    Side,
-)
-
-PAGE_MARGIN = 60  # white paper around the card
-
-
-def blank_card(side: Side) -> Image.Image:
-    """The printed card (grayscale, canonical size)."""
-    im = Image.new("L", (CARD_W, CARD_H), 255)
-    d = ImageDraw.Draw(im)
-    d.rectangle((0, 0, CARD_W - 1, CARD_H - 1), outline=0, width=FRAME)
-    g = FRONT if side is Side.FRONT else BACK
-    if side is Side.FRONT:
-        d.text((30, 30), TITLE_FRONT, font=hw.print_font(64), fill=0)
-        d.text((30, 128), "NAME", font=hw.print_font(30), fill=0)
-        d.line((NAME_BOX[0], NAME_BOX[3], NAME_BOX[2], NAME_BOX[3]), fill=0, width=3)
-        d.text((720, 60), "SCORE CARD", font=hw.print_font(30), fill=0)
-    else:
-        d.text((30, 40), TITLE_BACK, font=hw.print_font(64), fill=0)
-        d.text((30, 150), "one column per player", font=hw.print_font(24, bold=False), fill=0)
-    _draw_grid(d, g)
-    return im
-
-
-def _draw_grid(d: ImageDraw.ImageDraw, g: Grid) -> None:
-    x0, x1 = g.col_x[0], g.col_x[-1]
-    label_font, hint_font = hw.print_font(17), hw.print_font(13, bold=False)
-    for r, row in enumerate(g.rows):
-        y0, y1 = g.row_y(r)
-        if row.kind is Kind.HEADER:
-            d.rectangle((x0, y0, x1, y1), fill=215)
-        d.text((x0 + 8, y0 + (g.row_h - 20) // 2), row.label, font=label_font, fill=0)
-        if row.hint and g.side is Side.FRONT:
-            _wrap(d, row.hint, g.col_x[1] + 6, y0 + 4, g.col_x[2] - g.col_x[1] - 10, hint_font)
-        if row.kind is Kind.HEADER and g.side is Side.FRONT and r == 0:
-            for c in range(g.value_cols):
-                cx0, cy0, cx1, _ = g.cell(r, c)
-                d.text((cx0 + 8, cy0 + 15), f"GAME #{c + 1}", font=hw.print_font(15), fill=0)
-    for r in range(len(g.rows) + 1):
-        y = g.top + r * g.row_h
-        d.line((x0, y, x1, y), fill=0, width=4 if r in (0, len(g.rows)) else 2)
-    for i, x in enumerate(g.col_x):
-        d.line((x, g.top, x, g.bottom), fill=0, width=4 if i in (0, len(g.col_x) - 1) else 2)
-
-
-def _wrap(d: ImageDraw.ImageDraw, text: str, x: int, y: int, width: int, f: object) -> None:
-    line, lines = "", []
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if d.textlength(trial, font=f) > width and line:  # type: ignore[arg-type]
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    lines.append(line)
-    for i, ln in enumerate(lines[:3]):
-        d.text((x, y + 14 * i), ln, font=f, fill=0)  # type: ignore[arg-type]
-
-
-def blank_page(side: Side) -> Image.Image:
-    page = Image.new("L", (CARD_W + 2 * PAGE_MARGIN, CARD_H + 2 * PAGE_MARGIN), 255)
-    page.paste(blank_card(side), (PAGE_MARGIN, PAGE_MARGIN))
-    return page
-
 
 # ---------------------------------------------------------------- handwriting
 
@@ -244,10 +177,10 @@ def _write_value(canvas: Canvas, style: Style, value: int | None,
 
 def _write_text(canvas: Canvas, style: Style, text: str, box: tuple[int, int, int, int],
                 ox: int, oy: int, size: int) -> None:
-    path = style.names_font or hw.font_path(hw.PRINT_FONT_REGULAR)
+    path = style.names_font or font_path(PRINT_FONT_REGULAR)
     if not path:
         return
-    f = hw.font(path, size)
+    f = font(path, size)
     im = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
     ImageDraw.Draw(im).text((6, 2), text, font=f, fill=255)
     canvas.ink(np.asarray(im), box[0] + ox, box[1] + oy, style.ink)
@@ -487,7 +420,7 @@ def random_back(rng: np.random.Generator) -> Sheet:
 
 @dataclass
 class Sample:
-    side: Side  # (``ocr.variants.VariantSample`` has the same fields for other designs)
+    side: Side  # (``padsynth.variants.VariantSample`` has the same fields for other designs)
     sheet: Sheet
     jpeg: bytes
     spec: PhotoSpec

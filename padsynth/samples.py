@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ocr.layout import Side
 from scorepad.schemas import dump_sheet
 
-from .layout import Side
 from .render import sample
 from .variants import variant_sample
 
 
 def write_samples(directory: Path, count: int, seed: int, split: str = "eval",
                   side: Side | None = None, design: str | None = None) -> list[Path]:
-    """``design``: one of ``ocr.variants.VARIANTS`` (another pad's design, always written
+    """``design``: one of ``padsynth.variants.VARIANTS`` (another pad's design, always written
     with the evaluation hands) instead of the pad ``scorepad render`` prints."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []

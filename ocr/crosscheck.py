@@ -1,0 +1,122 @@
+"""Confidence from the pad's own arithmetic: readings that satisfy a sum are confident, a
+failed sum no doubtful cell explains takes confidence away. Values are never changed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorepad.boxes import Box, TotalField
+from scorepad.rules import RuleSet
+
+from .layout import Side
+from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, CellRead
+
+KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
+CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic, is confident
+SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
+DOUBT_ON_FAIL = 0.9  # marked for review, and so is every one below this (one at KEEP_ON_FAIL
+# or above stays confident)
+
+
+def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
+    """Confidence from the pad's arithmetic, never values.
+
+    When the numbers as read satisfy one of the pad's sums (the six upper boxes
+    add up to TOTAL SCORE, ...), a misreading would have to be cancelled by
+    another one, which is unlikely: such readings become confident.  Nothing
+    is ever changed to make a sum agree; a sum that fails changes nothing
+    either (it may be the player's mistake, which the audit reports).
+    """
+    groups: dict[int, dict[str, CellRead]] = {}
+    for r in reads:
+        if r.field != "name":
+            groups.setdefault(r.column, {})[f"{r.field}:{r.game}" if side is Side.BACK
+                                             else r.field] = r
+    for col in groups.values():
+        relations: list[tuple[str, list[CellRead], list[CellRead]]] = []
+        if side is Side.FRONT:
+            def cells(*names: str, col: dict[str, CellRead] = col) -> list[CellRead]:
+                return [col[n] for n in names if n in col]
+
+            upper = cells(*(b.value for b in Box if b.is_upper))
+            lower = cells(*(b.value for b in Box if not b.is_upper), "yahtzee_bonus_checks")
+            T = TotalField
+            relations = [
+                ("upper_sum", upper, cells(T.UPPER_SUBTOTAL.value)),
+                ("upper_total", cells(T.UPPER_SUBTOTAL.value, T.UPPER_BONUS.value),
+                 cells(T.UPPER_TOTAL.value)),
+                ("lower_sum", lower, cells(T.LOWER_TOTAL.value)),
+                ("upper_repeat", cells(T.UPPER_TOTAL.value), cells(T.UPPER_TOTAL_REPEAT.value)),
+                ("grand_total", cells(T.UPPER_TOTAL_REPEAT.value, T.LOWER_TOTAL.value),
+                 cells(T.GRAND_TOTAL.value)),
+            ]
+        else:
+            scores = [r for k, r in col.items() if k.startswith("score:")]
+            total = [r for k, r in col.items() if k.startswith("total:")]
+            relations = [("players_total", scores, total)]
+        held: dict[int, tuple[CellRead, str]] = {}
+        failed: dict[int, tuple[CellRead, str]] = {}
+        unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
+        for name, parts, result in relations:
+            if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
+                continue
+            if any(p.value is None and p.kind != BLANK for p in parts):
+                continue
+            written = [r for r in [*parts, result[0]] if r.kind != BLANK]
+            if sum(_worth(p, rules) for p in parts) != result[0].value:
+                # a misreading or the player's own mistake: the values stay as read
+                for r in written:
+                    failed.setdefault(id(r), (r, f"{name}_failed"))
+                if not _explained(parts, result[0], rules):
+                    # a doubtful cell would have explained it: the suspects are the least
+                    # sure of the readings still marked confident
+                    sure = sorted((r for r in written if r.status == CONFIDENT and r.kind != BLANK),
+                                  key=lambda r: r.confidence)
+                    suspects = sure[:SUSPECTS] + [r for r in sure if r.confidence < DOUBT_ON_FAIL]
+                    unexplained.update(id(r) for r in suspects)
+            elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
+                # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
+                for r in written:
+                    held.setdefault(id(r), (r, name))
+        for r, note in held.values():
+            r.checks.append(note)
+            if (r.status == NEEDS_REVIEW and not r.inferred and r.kind != TEXT
+                    and r.confidence >= CROSS_MIN):
+                r.status = CONFIDENT
+        for key, (r, note) in failed.items():
+            r.checks.append(note)
+            if (key not in held and key in unexplained and r.status == CONFIDENT
+                    and r.confidence < KEEP_ON_FAIL):
+                r.status = NEEDS_REVIEW
+
+
+def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
+    """A failed sum is accounted for by a cell already marked for review: one of that
+    cell's own candidates would make the sum hold.  (Only confidence depends on this;
+    the value stays as read.)  Otherwise the failure may hide a confident misreading."""
+    total = sum(_worth(p, rules) for p in parts)
+    target = result.value
+    assert isinstance(target, int)
+    for r in [*parts, result]:
+        if r.status == CONFIDENT or r.kind == BLANK:
+            continue
+        for c in r.candidates[:5]:
+            if not isinstance(c.value, int) or c.value == r.value:
+                continue
+            if r is result:
+                if total == c.value:
+                    return True
+            elif total - _worth(r, rules) + _points(r.field, c.value, rules) == target:
+                return True
+    return False
+
+
+def _worth(r: CellRead, rules: RuleSet) -> int:
+    if r.kind == BLANK or not isinstance(r.value, int):
+        return 0
+    return _points(r.field, r.value, rules)
+
+
+def _points(field: str, value: int, rules: RuleSet) -> int:
+    """What a reading adds to its sum (a YAHTZEE BONUS reading counts check marks)."""
+    return value * rules.yahtzee_bonus if field == "yahtzee_bonus_checks" else value

@@ -1,0 +1,133 @@
+"""The two readers' outputs combined into one value per cell, restricted to what the box can hold."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorepad.boxes import Box, TotalField
+from scorepad.rules import RuleSet
+from scorepad.values import possible_values
+
+from . import digits as dg
+from .layout import Kind, Row
+from .result import Candidate
+
+MAX_DIGITS = 4
+CONFIDENT_AT = 0.85  # a decoded probability at least this: the cell is confident
+
+
+_TESS_MAP = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1",
+                           "i": "1", "!": "1", "]": "1", "[": "1", "Z": "2", "z": "2", "S": "5",
+                           "s": "5", "B": "8", "G": "6", "b": "6", "g": "9", "q": "9", "T": "7",
+                           "A": "4", "?": "7"})
+
+
+def tesseract_number(text: str) -> int | None:
+    t = text.strip().translate(_TESS_MAP)
+    t = re.sub(r"[\s.,'`\"’‘-]", "", t)
+    if t in ("", "-", "—"):
+        return None
+    if not t.isdigit() or len(t) > MAX_DIGITS:
+        return None
+    return int(t)
+
+
+def classifier_candidates(probs: np.ndarray, top: int = 3) -> list[Candidate]:
+    """Per-glyph digit probabilities -> whole-number candidates with probabilities."""
+    if len(probs) == 0 or len(probs) > MAX_DIGITS:
+        return []
+    digit_p = _digit_probs(probs)
+    choices = [np.argsort(-row)[:top] for row in digit_p]
+    out: dict[int, float] = {}
+    for combo in itertools.product(*choices):
+        p = float(np.prod([digit_p[i, d] for i, d in enumerate(combo)]))
+        if len(combo) > 1 and combo[0] == 0:
+            continue  # nobody writes a leading zero
+        v = int("".join(str(d) for d in combo))
+        out[v] = max(out.get(v, 0.0), p)
+    return [Candidate(v, p) for v, p in sorted(out.items(), key=lambda t: -t[1])]
+
+
+def _digit_probs(probs: np.ndarray) -> np.ndarray:
+    digit_p: np.ndarray = probs[:, : dg.N_DIGITS]
+    if len(probs) > 1:  # a scratch mark is never one digit of a number
+        digit_p = digit_p / np.maximum(digit_p.sum(axis=1, keepdims=True), 1e-9)
+    return digit_p
+
+
+def legal_candidates(probs: np.ndarray, legal: frozenset[int]) -> list[Candidate]:
+    """Every legal value written with one digit per glyph, with the classifier's probability
+    for it: the decoder can then find a legal reading outside the per-glyph top choices
+    (marked ``inferred`` when it is chosen over a better, illegal reading)."""
+    if len(probs) == 0 or len(probs) > MAX_DIGITS:
+        return []
+    digit_p = _digit_probs(probs)
+    out = []
+    for v in legal:
+        text = str(v)
+        if len(text) == len(probs):
+            out.append(Candidate(v, float(np.prod([digit_p[i, int(ch)]
+                                                    for i, ch in enumerate(text)]))))
+    return out
+
+
+def legal_values(row: Row, rules: RuleSet) -> frozenset[int] | None:
+    """What a cell can hold (None: any number of up to four digits)."""
+    if row.kind is Kind.BOX and isinstance(row.field, Box):
+        return possible_values(rules, row.field)
+    if row.field is TotalField.UPPER_BONUS:
+        return frozenset({0, rules.upper_bonus})
+    return None
+
+
+@dataclass
+class Decision:
+    value: int | None
+    confidence: float
+    inferred: bool
+    candidates: list[Candidate]
+
+
+TESS_AGREE = 10.0  # how much a tesseract reading multiplies a candidate's odds
+TESS_FLOOR = 0.01  # the classifier's probability for a tesseract reading it did not propose
+
+
+def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
+           legal: frozenset[int] | None, use_cls: bool = True, use_tess: bool = True) -> Decision:
+    """Combine the two readers, then restrict to the legal values."""
+    # Classifier probabilities are absolute (the numbers not listed, and scratch marks, hold
+    # the rest of the mass); a tesseract reading multiplies its number's odds.
+    scores: dict[int, float] = {}
+    rest = 0.0
+    if use_cls:
+        for c in cls:
+            assert isinstance(c.value, int)
+            scores[c.value] = max(scores.get(c.value, 0.0), c.p)
+        rest = max(0.0, 1.0 - sum(scores.values()))
+        if use_tess and tess is not None:
+            boost = 1.0 + (TESS_AGREE - 1.0) * max(tess_conf, 0.2)
+            scores[tess] = max(scores.get(tess, 0.0), TESS_FLOOR) * boost
+    elif use_tess and tess is not None:
+        scores[tess] = max(tess_conf, 0.05)
+        rest = 1.0 - scores[tess]  # the chance tesseract is wrong
+    total = sum(scores.values()) + rest
+    if total <= 0 or not scores:
+        return Decision(None, 0.0, False, [])
+    ranked = sorted(((v, sc / total) for v, sc in scores.items()), key=lambda t: -t[1])
+    cands = [Candidate(v, p) for v, p in ranked]
+    if not ranked:
+        return Decision(None, 0.0, False, [])
+    best_read = ranked[0][0]
+    if legal is None:
+        ok = [(v, p) for v, p in ranked if v <= 9999]
+    else:
+        ok = [(v, p) for v, p in ranked if v in legal]
+    if not ok:
+        return Decision(None, 0.0, False, cands)
+    value, p = ok[0]
+    return Decision(value, p, value != best_read, cands)
+

@@ -1,0 +1,162 @@
+"""A cell's ink: separated from paper and ruled-line remnants, then cut into glyphs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
+INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
+
+
+@dataclass
+class Glyph:
+    mask: np.ndarray  # uint8 0/255
+    x0: int
+    x1: int
+    y0: int
+    y1: int
+
+
+def ink_mask(cell: np.ndarray) -> np.ndarray:
+    """A flattened cell crop -> ink mask (uint8 0/255), grid-line remnants and specks removed."""
+    if cell.size == 0:
+        return np.zeros_like(cell)
+    bg = float(np.percentile(cell, 90))
+    if bg <= 0:
+        return np.zeros_like(cell)
+    darkness = (bg - cell.astype(np.float32)) / max(bg, 1.0)
+    # Hysteresis: strokes are grown from clearly dark pixels into fainter ones, so a
+    # light pencil or a blurred photo still gives whole strokes.
+    dmax = float(darkness.max())
+    strong_at = INK_STRONG if dmax >= 2 * INK_STRONG else max(INK_MIN, 0.5 * dmax)
+    weak_at = INK_STRONG if dmax >= 2 * INK_STRONG else 0.7 * strong_at
+    weak = (darkness > weak_at).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    has_strong = np.zeros(n, bool)
+    has_strong[np.unique(labels[darkness > strong_at])] = True
+    mask = (has_strong[labels] & (labels > 0)).astype(np.uint8) * 255
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        if area < 14:
+            continue
+        at_top_bottom, at_sides = y == 0 or y + ch >= h, x == 0 or x + cw >= w
+        touches = at_top_bottom or at_sides
+        # a sliver of a ruled line lies along the edge it touches (a tall tally stroke
+        # that reaches the top of the cell is not one)
+        if (at_top_bottom and ch <= 4) or (at_sides and cw <= 4):
+            continue
+        # ... and a thicker one (a blurred or bold rule cut a little inside the cell) runs
+        # the cell's whole length along its edge, which no digit or scratch does
+        thin = max(4.0, 0.2 * min(h, w))
+        if at_top_bottom and x == 0 and x + cw >= w and ch <= thin:
+            continue
+        if at_sides and y == 0 and y + ch >= h and cw <= thin:
+            continue
+        if touches and area < 40:
+            continue
+        keep[i] = True
+    out: np.ndarray = (keep[labels]).astype(np.uint8) * 255
+    return out
+
+
+def glyphs(mask: np.ndarray) -> list[Glyph]:
+    """Ink -> glyphs left to right; parts that overlap in x are one glyph (a 5's flag)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    parts: list[list[Any]] = sorted(
+        ([int(stats[i][0]), int(stats[i][0] + stats[i][2]), int(stats[i][1]),
+          int(stats[i][1] + stats[i][3]), [i]] for i in range(1, n)),
+        key=lambda p: int(p[0]),
+    )
+    merged: list[list[Any]] = []
+    for p in parts:
+        if merged:
+            q = merged[-1]
+            overlap = min(q[1], p[1]) - max(q[0], p[0])
+            narrow = min(q[1] - q[0], p[1] - p[0])
+            if overlap > 0.5 * narrow:
+                q[0], q[1] = min(q[0], p[0]), max(q[1], p[1])
+                q[2], q[3] = min(q[2], p[2]), max(q[3], p[3])
+                q[4] += p[4]
+                continue
+        merged.append(p)
+    # Fragments (a broken stroke) join their nearest neighbour.
+    if len(merged) > 1:
+        tallest = max(q[3] - q[2] for q in merged)
+        changed = True
+        while changed and len(merged) > 1:
+            changed = False
+            for i, q in enumerate(merged):
+                if q[3] - q[2] >= 0.45 * tallest:
+                    continue
+                gaps = []
+                for j in (i - 1, i + 1):
+                    if 0 <= j < len(merged):
+                        o = merged[j]
+                        gaps.append((max(o[0] - q[1], q[0] - o[1], 0), j))
+                gap, j = min(gaps)
+                if gap > 0.3 * tallest:
+                    continue
+                o = merged[j]
+                o[0], o[1] = min(o[0], q[0]), max(o[1], q[1])
+                o[2], o[3] = min(o[2], q[2]), max(o[3], q[3])
+                o[4] += q[4]
+                del merged[i]
+                changed = True
+                break
+    out = []
+    for x0, x1, y0, y1, ids in merged:
+        sub = np.isin(labels[y0:y1, x0:x1], ids).astype(np.uint8) * 255
+        out.append(Glyph(sub, x0, x1, y0, y1))
+    return out
+
+
+def join(a: Glyph, b: Glyph) -> Glyph:
+    """Two neighbouring glyphs as one (an alternative segmentation)."""
+    x0, x1, y0, y1 = min(a.x0, b.x0), max(a.x1, b.x1), min(a.y0, b.y0), max(a.y1, b.y1)
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for g in (a, b):
+        region = m[g.y0 - y0: g.y1 - y0, g.x0 - x0: g.x1 - x0]
+        np.maximum(region, g.mask, out=region)
+    return Glyph(m, x0, x1, y0, y1)
+
+
+WIDE = 1.7  # a glyph this many times the photo's median digit width may be two digits
+
+
+def split(g: Glyph) -> tuple[Glyph, Glyph] | None:
+    """A wide glyph cut in two at its thinnest column (in its middle 30-70%): the
+    alternative segmentation for two digits that touch."""
+    w = g.x1 - g.x0
+    if w < 8:
+        return None
+    ink = (g.mask > 0).sum(axis=0)
+    lo, hi = int(w * 0.3), int(w * 0.7) + 1
+    at = lo + int(np.argmin(ink[lo:hi]))
+    left, right = g.mask[:, :at], g.mask[:, at:]
+    if not left.any() or not right.any():
+        return None
+    return Glyph(left.copy(), g.x0, g.x0 + at, g.y0, g.y1), Glyph(right.copy(), g.x0 + at, g.x1,
+                                                                  g.y0, g.y1)
+
+
+def count_marks(gs: list[Glyph]) -> int:
+    """Check marks / tally strokes: one per glyph (a very wide glyph is joined strokes)."""
+    if not gs:
+        return 0
+    heights = [g.y1 - g.y0 for g in gs]
+    h = float(np.median(heights))
+    n = 0
+    for g in gs:
+        if g.y1 - g.y0 < 0.35 * h:
+            continue
+        w = g.x1 - g.x0
+        n += max(1, round(w / max(h * 0.9, 1))) if w > 1.6 * h else 1
+    return n
+

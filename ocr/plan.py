@@ -1,0 +1,296 @@
+"""Where the cells are: the card found in the photo (our pad by its template, another
+design by its ruled table and printed labels), warped upright, and cut into cells.
+
+A pad photographed from afar is planned again from the photo's full resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from . import geometry, table_layout
+from .geometry import flatten
+from .glyphs import Glyph, glyphs, ink_mask
+from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side, field_key, game_index
+from .result import BLANK, MARKS, NUMBER, TEXT, ScanError
+from .tesseract import Engine, OcrEngineError
+
+WORK_SIDE = 1600  # the photo is processed at most this large
+MIN_MATCH = 0.55  # line-pattern correlation below this: not a pad
+STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is not tried
+MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
+MIN_CELL = 10  # a value cell's inner size (card pixels) below this is not a real cell
+ZOOM_BELOW = 0.6  # a card warped up from less than this share of its size is re-planned
+
+
+@dataclass
+class Cell:
+    """One value cell cut from the card, with what the classifier made of its glyphs."""
+
+    row: Row
+    r: int
+    c: int
+    rect: tuple[int, int, int, int]  # in card coordinates
+    crop: np.ndarray
+    mask: np.ndarray
+    glyphs: list[Glyph]
+    kind: str
+    tess_index: int | None = None
+    probs: np.ndarray | None = None
+    alts: list[np.ndarray] = dc_field(default_factory=list)
+    wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
+
+    @property
+    def field(self) -> str:
+        return field_key(self.row)
+
+    @property
+    def game(self) -> int | None:
+        return game_index(self.row, self.c)
+
+
+@dataclass
+class Plan:
+    """Where the cells are: from the template (our pad) or found by ``adaptive``."""
+
+    card: np.ndarray  # the flattened, upright card the cells are cut from
+    side: Side
+    rotation: int  # quarter turns
+    score: float  # template correlation, or the adaptive path's mean label similarity
+    layout: str  # "template" or "adaptive"
+    cells: list[Cell]
+    to_work: np.ndarray  # 3x3 homography: card pixels -> working image pixels
+    name_crop: np.ndarray | None  # front: where the player's name is written
+    name_rect: tuple[int, int, int, int] | None  # ... in card pixels (front)
+
+
+
+
+def work_gray(rgb: Image.Image) -> tuple[np.ndarray, float]:
+    """The photo in grayscale at most WORK_SIDE pixels long, and the scale applied."""
+    gray_full = np.asarray(rgb.convert("L"))
+    h, w = gray_full.shape
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    gray = gray_full if scale == 1.0 else cv2.resize(
+        gray_full, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    if min(gray.shape) < 200:
+        raise ScanError("not_a_pad", "the image is too small to hold a readable pad")
+    return gray, scale
+
+def template_cells(rgb: Image.Image) -> tuple[Side, list[Cell]]:
+    """Our own pad's cells in a photo, cut at the template's layout (no other design, no OCR):
+    where the classifier's training takes the glyphs the reader itself sees."""
+    gray, _ = work_gray(rgb)
+    match = geometry.best_match(gray)
+    if match is None or match.score < MIN_MATCH:
+        raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+    card = flatten(geometry.warp(gray, match.quad))
+    return match.side, cut(card, FRONT if match.side is Side.FRONT else BACK)
+
+
+class Planner:
+    """Finds the pad in a photo; ``engine`` reads the printed labels of other designs."""
+
+    def __init__(self, engine: Engine, *, read_labels: bool = True) -> None:
+        self.engine = engine
+        self.read_labels = read_labels
+
+    # -- geometry
+    def plan_photo(self, rgb: Image.Image) -> tuple[Plan, np.ndarray]:
+        """The plan, and the homography from its card to the photo's own pixels.
+
+        A big photo is searched at WORK_SIDE; when the pad is small in it (photographed
+        from afar), its cells would be cut from too few pixels, so the pad's part of the
+        full-resolution photo is planned again (``ZOOM_BELOW``)."""
+        gray, scale = work_gray(rgb)
+        try:
+            plan: Plan | None = self.plan_gray(gray)
+            error = None
+        except ScanError as exc:
+            plan, error = None, exc
+        if scale < 1.0:
+            if plan is not None:
+                quads = [_card_quad(plan)]
+                small = _quad_side(quads[0]) < ZOOM_BELOW * max(plan.card.shape[:2])
+            else:  # perhaps too small to be matched at all: where could it be?
+                quads, small = geometry.candidates(gray, limit=2), True
+            target = max(plan.card.shape[:2]) if plan is not None else CARD_H
+            for quad in quads if small else []:
+                zoomed = self._zoomed(rgb, quad / scale, target)
+                if zoomed is not None:
+                    return zoomed
+        if plan is None:
+            assert error is not None
+            raise error
+        return plan, np.diag([1 / scale, 1 / scale, 1.0]) @ plan.to_work
+
+    def _zoomed(self, rgb: Image.Image, quad: np.ndarray,
+                target: int) -> tuple[Plan, np.ndarray] | None:
+        """The plan of the photo's full-resolution part around ``quad`` (photo pixels),
+        scaled so that the card is about ``target`` pixels long, as a close photo gives it
+        (warping down from many more pixels would alias thin strokes)."""
+        w, h = rgb.size
+        x0, y0 = quad.min(axis=0)
+        x1, y1 = quad.max(axis=0)
+        m = 0.08 * max(x1 - x0, y1 - y0)
+        box = (max(0, int(x0 - m)), max(0, int(y0 - m)), min(w, int(x1 + m)), min(h, int(y1 + m)))
+        if box[2] - box[0] < 200 or box[3] - box[1] < 200:
+            return None
+        full = np.asarray(rgb.crop(box).convert("L"))
+        scale = min(1.0, 1.1 * target / _quad_side(quad))
+        gray = full if scale == 1.0 else cv2.resize(
+            full, (round(full.shape[1] * scale), round(full.shape[0] * scale)),
+            interpolation=cv2.INTER_AREA)
+        try:
+            plan = self.plan_gray(gray)
+        except ScanError:
+            return None
+        to_photo = np.array([[1 / scale, 0, box[0]], [0, 1 / scale, box[1]], [0, 0, 1]]) @ plan.to_work
+        return plan, to_photo
+
+    def _template_plan(self, gray: np.ndarray, match: geometry.Match) -> Plan:
+        card = flatten(geometry.warp(gray, match.quad))
+        g = FRONT if match.side is Side.FRONT else BACK
+        if _sharpness(card, g) < MIN_SHARPNESS:
+            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
+        dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
+        to_work = cv2.getPerspectiveTransform(dst, match.quad.astype(np.float32))
+        name_crop = name_rect = None
+        if match.side is Side.FRONT:
+            x0, y0, x1, y1 = NAME_BOX
+            name_crop = card[y0 - 42: y1 - 2, x0 + 4: x1]
+            name_rect = (x0, y0 - 40, x1, y1)
+        return Plan(card, match.side, match.rotation, match.score, "template", cut(card, g),
+                     to_work, name_crop, name_rect)
+
+    def _adaptive_plan(self, t: table_layout.Table) -> Plan:
+        card = t.card
+        if _line_sharpness(card, t.ys[1:-1:2], t.xs) < MIN_SHARPNESS:
+            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
+        cells = []
+        for r, row in t.rows:
+            y0, y1 = t.ys[r], t.ys[r + 1]
+            for c, col in enumerate(t.value_cols):
+                x0, x1 = t.xs[col], t.xs[col + 1]
+                mx, my = max(6, round(0.07 * (x1 - x0))), max(5, round(0.13 * (y1 - y0)))
+                if x1 - x0 - 2 * mx < MIN_CELL or y1 - y0 - 2 * my < MIN_CELL:
+                    # a line found where there is none: the rows are not the pad's
+                    raise ScanError("not_a_pad", "the pad's rows and columns could not be made "
+                                                 "out (a cell of the table is too small)")
+                cells.append(make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
+        name_crop = None
+        if t.side is Side.FRONT and t.name_rect is not None:
+            x0, y0, x1, y1 = t.name_rect
+            name_crop = card[y0:y1, x0:x1]
+        name_rect = t.name_rect if t.name_rect is not None else (t.xs[0], max(t.ys[0] - 50, 0),
+                                                                 t.xs[-1], t.ys[0])
+        return Plan(card, t.side, t.rotation, t.score, "adaptive", cells, t.to_work, name_crop,
+                     name_rect)
+
+    def plan_gray(self, gray: np.ndarray) -> Plan:
+        """Our own pad by the template when it matches well; else any pad by its lines and labels."""
+        match = geometry.best_match(gray)
+        if match is not None and match.score >= STRONG_MATCH:
+            return self._template_plan(gray, match)
+        weak = match if match is not None and match.score >= MIN_MATCH else None
+        # the adaptive path reads the printed labels; without it, or without a ruled
+        # table, a weak template match is all there is
+        grid = table_layout.find_grid(gray) if self.read_labels else None
+        if grid is None:
+            if weak is not None:
+                return self._template_plan(gray, weak)
+            raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+        try:
+            table = table_layout.recognise(gray, grid, self.engine)
+        except OcrEngineError:
+            if weak is None:
+                raise
+            return self._template_plan(gray, weak)
+        if table is not None:
+            return self._adaptive_plan(table)
+        if weak is not None:
+            # labels unread (small, blurred), but ruled exactly like our pad: the template
+            g = FRONT if weak.side is Side.FRONT else BACK
+            lines = sorted((len(grid.xs), len(grid.ys)))
+            if lines == sorted((len(g.col_x), len(g.rows) + 1)):
+                return self._template_plan(gray, weak)
+        # a ruled table whose labels are not a pad's (or cannot be read)
+        if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
+            raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
+        raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+
+
+def cut(card: np.ndarray, g: Grid) -> list[Cell]:
+    """The value cells of our own pad at the template's layout."""
+    out = []
+    for r, row in enumerate(g.rows):
+        if row.kind is Kind.HEADER:
+            continue
+        for c in range(g.value_cols):
+            x0, y0, x1, y1 = g.cell(r, c)
+            mx, my = 6, 5
+            out.append(make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
+    return out
+
+def make_cell(card: np.ndarray, row: Row, r: int, c: int,
+               rect: tuple[int, int, int, int]) -> Cell:
+    """A cell cut from the card, its ink found and its kind (blank, number, ...) decided."""
+    crop = card[rect[1]: rect[3], rect[0]: rect[2]]
+    mask = ink_mask(crop)
+    gs = glyphs(mask)
+    if not gs:
+        kind = BLANK
+    elif row.kind is Kind.MARKS:
+        kind = MARKS
+    elif row.kind is Kind.NAME:
+        kind = TEXT
+    else:
+        kind = NUMBER
+    return Cell(row, r, c, rect, crop, mask, gs, kind)
+
+
+def _card_quad(plan: Plan) -> np.ndarray:
+    """The plan's card in the working image."""
+    h, w = plan.card.shape[:2]
+    corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32)
+    quad: np.ndarray = cv2.perspectiveTransform(corners, plan.to_work).reshape(4, 2)
+    return quad
+
+
+def _quad_side(quad: np.ndarray) -> float:
+    """The quadrilateral's longest side."""
+    return float(max(np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)))
+
+
+
+def _sharpness(card: np.ndarray, g: Grid) -> float:
+    """How sharp the printed ruled lines are: the steepest step across a line, relative to
+    its contrast, on profiles averaged along short pieces of line (noise averages out)."""
+    return _line_sharpness(card, [g.top + r * g.row_h for r in range(1, len(g.rows), 2)], g.col_x)
+
+
+def _line_sharpness(card: np.ndarray, ys: Sequence[int], col_x: Sequence[int]) -> float:
+    """``_sharpness`` at the horizontal lines ``ys``, between the vertical lines ``col_x``."""
+    ratios = []
+    f = card.astype(np.float32)
+    for y in ys:
+        if y - 10 < 0 or y + 10 >= f.shape[0]:
+            continue
+        for c in range(len(col_x) - 1):
+            x0, x1 = col_x[c] + 8, col_x[c + 1] - 8
+            if x1 - x0 < 4:  # a column too narrow to hold a piece of line
+                continue
+            # search the line a few pixels around where it should be
+            prof = f[y - 10: y + 11, x0:x1].mean(axis=1)
+            span = float(prof.max() - prof.min())
+            if span < 25:
+                continue
+            ratios.append(float(np.abs(np.diff(prof)).max()) / span)
+    return float(np.median(ratios)) if ratios else 0.0
+
