@@ -1,7 +1,8 @@
 """A fast path for loading the common sheet: the same result as ``SheetSchema``, ~10x sooner.
 
 marshmallow spends about 5 ms on a two-player, six-game sheet, more than the audit
-itself. ``fast_load`` checks the plain case by hand (no turn logs) and returns the
+itself. ``fast_load`` checks the plain case by hand (no turn logs, and no ``readings``:
+a scanned sheet goes through marshmallow) and returns the
 very ``Sheet`` that ``scorepad.schemas.load_sheet`` would return; on anything
 outside that case, valid or not, it returns None and the caller uses
 ``load_sheet``, which names every bad JSON path. tests/api/test_fastsheet.py checks
@@ -106,7 +107,7 @@ def _rules(v: Any) -> Any:
 
 
 def fast_load(data: Any) -> Sheet | None:
-    """The Sheet for a plain, valid sheet (no turn logs); None when unsure."""
+    """The Sheet for a plain, valid sheet (no turn logs, no readings); None when unsure."""
     try:
         if type(data) is not dict or not data.keys() <= _SHEET_KEYS:
             return None

@@ -123,7 +123,8 @@ def _match_dict(m: Match, audit: dict[str, Any] | None = None) -> dict[str, Any]
     d = {"id": m.id, "group_id": m.group_id, **_version_dict(v), "versions": len(m.versions),
          "first_created_at": m.created_at, "games": _games_summary(m, v)}
     if audit is not None:
-        d["audit"] = {"ok": audit.get("ok"), "counts": audit.get("counts"),
+        d["audit"] = {"ok": audit.get("ok"), "verdict": audit.get("verdict"),
+                      "counts": audit.get("counts"),
                       "findings": audit.get("findings")}
     return d
 

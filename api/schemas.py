@@ -114,6 +114,22 @@ class RulesQuerySchema(StrictSchema):
         metadata={"description": "rule-set name or alias; overrides the sheet's own rules"})
 
 
+# The pad's four corners as text: ocr.plan.CORNERS_PATTERN (written out here too, so that the
+# API documents it where the reader is not installed; tests/api/test_scan.py keeps them equal).
+CORNERS_PATTERN = r"^ *-?[0-9]+(?:\.[0-9]+)?(?: *[, ] *-?[0-9]+(?:\.[0-9]+)?){7} *$"
+CORNERS_HELP = ("the pad's four corners in the photo's pixels (the photo turned upright as "
+                "its EXIF orientation says), in any order, as x1,y1 x2,y2 x3,y3 x4,y4 or "
+                "x1,y1,x2,y2,x3,y3,x4,y4: the pad is then not searched for (when it is not "
+                "found, or found wrong); the result's corners are those the reader used")
+
+
+class ScanQuerySchema(RulesQuerySchema):
+    corners = fields.String(
+        validate=validate.Regexp(CORNERS_PATTERN,
+                                 error="four x,y pairs in pixels: x1,y1 x2,y2 x3,y3 x4,y4"),
+        metadata={"description": CORNERS_HELP, "example": "10,20 400,22 410,600 5,590"})
+
+
 # ---- options --------------------------------------------------------------------------------
 
 BoxValuesSchema = ma.Schema.from_dict(
@@ -156,11 +172,41 @@ class OptionsResponseSchema(ma.Schema):
 
 # ---- reports (documented loosely: their content belongs to scorepad.audit) ------------------
 
+SEVERITIES = ["error", "warning", "notice", "doubt"]
+VERDICTS = ["correct", "unsure", "errors"]
+
+
+class FindingSchema(PassThrough):
+    code = fields.String(metadata={"description": "stable finding code (scorepad/findings.py)"})
+    severity = fields.String(metadata={
+        "enum": SEVERITIES,
+        "description": "doubt: an error on a scanned sheet that a misread cell explains; "
+                       "details.doubt names the cells (with crop boxes) to check on the photo "
+                       "and the readings that would make the card right"})
+    player = fields.Integer(allow_none=True)
+    player_name = fields.String(allow_none=True)
+    game = fields.Integer(allow_none=True)
+    field = fields.String(allow_none=True)
+    written = fields.Raw(allow_none=True)
+    expected = fields.Raw(allow_none=True)
+    message = fields.String()
+    rule_set = fields.String()
+    rules = fields.List(fields.String())
+    details = fields.Dict(metadata={
+        "description": "code-specific facts; for a doubt, doubt: {reason, cells: [{field, game, "
+                       "read, status, confidence, box, photo}], would_be_right_if: "
+                       "[{field, game, value}]}"})
+
+
 class ReportSchema(PassThrough):
     rule_set = fields.Raw()
-    ok = fields.Boolean(required=True)
-    counts = fields.Dict()
-    findings = fields.List(fields.Dict())
+    ok = fields.Boolean(required=True, metadata={"description": "no finding is an error"})
+    verdict = fields.String(metadata={
+        "enum": VERDICTS,
+        "description": "correct: no error and no doubt; unsure: doubts (check the cells named on "
+                       "the photo) but no error; errors: at least one error"})
+    counts = fields.Dict(metadata={"description": "findings per severity"})
+    findings = fields.List(fields.Nested(FindingSchema))
     games = fields.Raw()
     tally = fields.Raw()
 
@@ -172,6 +218,11 @@ class TallySchema(PassThrough):
 
 class ScanResultSchema(PassThrough):
     sheet = fields.Dict()
+    corners = fields.List(fields.List(fields.Integer()), allow_none=True, metadata={
+        "description": "the pad's corners the reader used, [[x, y], ...] in the upright "
+                       "photo's pixels (top-left, top-right, bottom-right, bottom-left as seen "
+                       "in the photo); send them back as ?corners= after adjusting them"})
+    corners_given = fields.Boolean(metadata={"description": "the corners were given (?corners=)"})
 
 
 class RuleSetSchema(PassThrough):

@@ -1,14 +1,25 @@
-"""Benchmark the pad reader on generated photos it was not trained on.
+"""Benchmark the pad reader on generated photos it was not trained on, end to end.
 
-Numbers are written with the held-out handwriting fonts (padsynth.handwriting.EVAL_FONTS)
-and the reserved MNIST rows (index % 500 >= 400), then photographed with random
-perspective, rotation (up to upside down), light, shadow, blur, noise and JPEG.
-Three readers run on the same photos in one run: tesseract alone, the digit
-classifier alone, and both combined (the shipped reader).
+Two evaluation sets, read in one run:
 
-Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--designs 40] [--far 20]
-       [--weights A.npz,B.npz] [--combined-only] [--without-adaptation] [--json out.json] [-v]
-(--designs N: also N photos of other pad designs, read by the adaptive layout path;
+* **own**: our pad drawn by ``padsynth`` (the renderer the reader was developed with), the
+  numbers written with the held-out handwriting fonts (padsynth.handwriting.EVAL_FONTS) and
+  the reserved MNIST rows (index % 500 >= 400), photographed with random perspective,
+  rotation (up to upside down), light, shadow, blur, noise and JPEG;
+* **independent** (``--independent N``): pads laid out like the official Yahtzee pad, drawn
+  by ``htmlpads`` (HTML/CSS rasterised by Chromium; no drawing, layout or photo code shared
+  with padsynth), with its own hands, lighting and lens model.
+
+For each set: pads refused, cells exact (and by number of digits), cells confident, silent
+errors (confident and wrong), blanks read as a confident number, seconds per photo, and the
+end-to-end figure: per game column, the verdict ``scorepad verify`` gives the scanned sheet
+(with its readings) against the verdict on what was truly written: false accusations and
+missed faults, as scanned and after review (every unsure cell checked by a person).
+
+Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--independent 60]
+       [--independent-seed 200000] [--designs 40] [--far 20] [--weights A.npz,B.npz]
+       [--combined-only] [--without-adaptation] [--json out.json] [-v]
+(--designs N: also N photos of other pad designs of padsynth, read by the adaptive path;
  --far N: also N photos of our pad taken from afar.)
 """
 
@@ -19,24 +30,76 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ocr import cnn  # noqa: E402
+from ocr.layout import Side  # noqa: E402
 from ocr.reader import Reader  # noqa: E402
 from ocr.result import ScanError  # noqa: E402
 from padsynth import evaluate  # noqa: E402
-from padsynth.render import Sample, sample  # noqa: E402
-from padsynth.variants import VARIANTS, VariantSample, variant_sample  # noqa: E402
+from padsynth.render import sample  # noqa: E402
+from padsynth.variants import VARIANTS, variant_sample  # noqa: E402
+from scorepad.card import Sheet  # noqa: E402
 
+RULES = "hasbro"
 MODES = {
     "tesseract": {"use_classifier": False, "use_tesseract": True},
     "classifier": {"use_classifier": True, "use_tesseract": False},
     "combined": {"use_classifier": True, "use_tesseract": True},
 }
+
+
+@dataclass
+class Photo:
+    jpeg: bytes
+    sheet: Sheet  # the whole true sheet
+    side: Side
+    source: str  # the hand (or design) it was written with
+
+
+@dataclass
+class Tally:
+    """One reader's figures over one set."""
+
+    photos: int = 0
+    refused: int = 0
+    score: evaluate.Score = field(default_factory=evaluate.Score)
+    scanned: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
+    reviewed: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
+    seconds: list[float] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+
+    def numbers(self) -> dict[str, float | int]:
+        s = self.score
+        cells = max(s.cells, 1)
+        return {
+            "photos": self.photos,
+            "pads_refused": self.refused,
+            "cells": s.cells,
+            "cell_accuracy": s.correct / cells,
+            "two_digit_accuracy": s.digits_accuracy(2),
+            "three_digit_accuracy": s.digits_accuracy(3),
+            "confident_share": s.confident / cells,
+            "silent_error_rate": s.silent / cells,
+            "blank_read_as_number": s.blank_as_number,
+            "wrong_flagged_share": s.wrong_flagged / max(s.wrong, 1),
+            "sheet_exact_rate": s.sheets_exact / max(s.sheets, 1),
+            "name_accuracy": s.names_right / max(s.names, 1),
+            "seconds_per_photo_mean": statistics.fmean(self.seconds) if self.seconds else 0.0,
+            "seconds_per_photo_max": max(self.seconds, default=0.0),
+            "game_columns": self.scanned.columns,
+            "faulty_columns": self.scanned.faulty,
+            "false_accusations_scanned": self.scanned.false_accusations,
+            "missed_faults_scanned": self.scanned.missed,
+            "unsure_columns_scanned": self.scanned.unsure,
+            "false_accusations_reviewed": self.reviewed.false_accusations,
+            "missed_faults_reviewed": self.reviewed.missed,
+        }
 
 
 def modes_for(weights: list[Path], combined_only: bool = False,
@@ -57,86 +120,91 @@ def modes_for(weights: list[Path], combined_only: bool = False,
     return out
 
 
-def hand_of(s: Sample) -> str:
-    hand = s.style.hand
-    return "MNIST reserved rows" if hand.use_mnist else Path(str(hand.font)).stem
+def own_photos(count: int, seed: int, far: bool = False) -> Iterator[Photo]:
+    for i in range(count):
+        s = sample(seed + i, split="eval", far=far)
+        hand = s.style.hand
+        source = "MNIST reserved rows" if hand.use_mnist else Path(str(hand.font)).stem
+        yield Photo(s.jpeg, s.sheet, s.side, source)
 
 
-def photos(count: int, seed: int, designs: bool,
-           far: bool = False) -> Iterator[tuple[Sample | VariantSample, str]]:
-    """Photos of our own pad with their hands, or (designs=True) of the other pad designs
-    in turn with their names; ``far``: our pad small in 12-megapixel photos."""
+def design_photos(count: int, seed: int) -> Iterator[Photo]:
     names = sorted(VARIANTS)
     for i in range(count):
-        if designs:
-            v = variant_sample(seed + i, names[i % len(names)])
-            yield v, v.variant.name
-        else:
-            s = sample(seed + i, split="eval", far=far)
-            yield s, hand_of(s)
+        v = variant_sample(seed + i, names[i % len(names)])
+        yield Photo(v.jpeg, v.sheet, v.side, f"design {v.variant.name}")
 
 
-def run(count: int, seed: int, verbose: bool,
-        by_hand: dict[str, evaluate.Score] | None = None,
-        modes: dict[str, dict[str, Any]] | None = None,
-        designs: bool = False, far: bool = False) -> dict[str, dict[str, float]]:
-    modes = modes or dict(MODES)
+def independent_photos(count: int, seed: int) -> Iterator[Photo]:
+    from htmlpads import PadPhotoMaker
+
+    with PadPhotoMaker() as maker:
+        for i in range(count):
+            p = maker.photo(seed=seed + i)
+            yield Photo(p.jpeg, p.truth, Side(p.side), str(p.meta.get("hand", "?")))
+
+
+def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool,
+        by_hand: dict[str, evaluate.Score] | None = None, label: str = "") -> dict[str, Tally]:
     readers = {m: Reader(**kw) for m, kw in modes.items()}
-    totals = {m: evaluate.Score() for m in modes}
-    seconds: dict[str, list[float]] = {m: [] for m in modes}
-    failures = {m: 0 for m in modes}
-    fronts = 0
-    for i, (s, source) in enumerate(photos(count, seed, designs, far)):
-        fronts += s.side.value == "front"
+    tallies = {m: Tally() for m in modes}
+    for k, photo in enumerate(photos):
+        truth = evaluate.on_photo(photo.sheet, photo.side)
         for mode, reader in readers.items():
+            t = tallies[mode]
+            t.photos += 1
             t0 = time.perf_counter()
             try:
-                result = reader.scan(s.jpeg)
+                result = reader.scan(photo.jpeg, rules=RULES)
             except ScanError as exc:
-                failures[mode] += 1
+                t.refused += 1
+                t.refusals.append(f"{label}#{k} {exc.code}")
                 if verbose:
-                    print(f"  {seed + i} {mode}: ScanError {exc.code}", file=sys.stderr)
+                    print(f"  {label}#{k} {mode}: refused, {exc.code}", file=sys.stderr)
                 continue
-            seconds[mode].append(time.perf_counter() - t0)
-            sc = evaluate.score(result, s.sheet, s.side)
-            totals[mode].add(sc)
+            t.seconds.append(time.perf_counter() - t0)
+            sc = evaluate.score(result, photo.sheet, photo.side)
+            t.score.add(sc)
+            t.scanned.add(evaluate.verdicts(result.sheet, truth, RULES))
+            t.reviewed.add(evaluate.verdicts(evaluate.reviewed(result.sheet, truth), truth, RULES))
             if by_hand is not None and mode.startswith("combined"):
-                key = source + mode[len("combined"):]
+                key = photo.source + mode[len("combined"):]
                 by_hand.setdefault(key, evaluate.Score()).add(sc)
             if verbose and mode.startswith("combined"):
                 for e in sc.errors:
-                    print(f"  {seed + i} {s.side.value} {mode}: {e}", file=sys.stderr)
-    out: dict[str, dict[str, float]] = {}
-    for mode in modes:
-        t = totals[mode]
-        cells = max(t.cells, 1)
-        out[mode] = {
-            "photos": count,
-            "front_photos": fronts,
-            "scan_errors": failures[mode],
-            "cells": t.cells,
-            "cell_accuracy": t.correct / cells,
-            "confident_share": t.confident / cells,
-            "silent_error_rate": t.silent / cells,
-            "wrong_flagged_share": t.wrong_flagged / max(t.wrong, 1),
-            "sheet_exact_rate": t.sheets_exact / max(t.sheets, 1),
-            "name_accuracy": t.names_right / max(t.names, 1),
-            "seconds_per_photo_mean": statistics.fmean(seconds[mode]) if seconds[mode] else 0.0,
-            "seconds_per_photo_max": max(seconds[mode], default=0.0),
-        }
-    return out
+                    print(f"  {label}#{k} {photo.side.value} {mode}: {e}", file=sys.stderr)
+    if verbose:
+        for mode, t in tallies.items():
+            for line in t.scanned.accused:
+                print(f"  {label} {mode}: false accusation {line}", file=sys.stderr)
+    return tallies
+
+
+def print_table(results: dict[str, dict[str, float | int]]) -> None:
+    keys = list(next(iter(results.values())).keys())
+    width = max(12, *(len(m) + 1 for m in results))
+    print(f"{'metric':28s}" + "".join(f"{m:>{width}s}" for m in results))
+    for k in keys:
+        row = []
+        for m in results:
+            v = results[m][k]
+            row.append(f"{v:{width}.4f}" if isinstance(v, float) else f"{v:{width}d}")
+        print(f"{k:28s}" + "".join(row))
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=60)
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--count", type=int, default=60, help="photos of the own set")
     ap.add_argument("--seed", type=int, default=50_000)
+    ap.add_argument("--independent", type=int, default=0,
+                    help="photos of the independent set (htmlpads, the official pad's layout)")
+    ap.add_argument("--independent-seed", type=int, default=200_000)
     ap.add_argument("--json", type=Path, help="also write the numbers here")
     ap.add_argument("--weights", default="",
                     help="compare CNN weights files in one run, e.g. ocr/digits_cnn.npz,new.npz "
                          "(default: the shipped one)")
     ap.add_argument("--designs", type=int, default=0,
-                    help="also read this many photos of other pad designs (the adaptive layout path)")
+                    help="also read this many photos of other padsynth designs (adaptive path)")
     ap.add_argument("--far", type=int, default=0,
                     help="also read this many photos of our pad taken from afar (12 megapixels, "
                          "the pad across 30%% of the photo)")
@@ -148,39 +216,45 @@ def main() -> int:
     args = ap.parse_args()
     by_hand: dict[str, evaluate.Score] = {}
     weights = [Path(w.strip()) for w in args.weights.split(",") if w.strip()]
-    results = run(args.count, args.seed, args.verbose, by_hand,
-                  modes_for(weights, args.combined_only, args.without_adaptation))
+    shipped = modes_for(weights, True, args.without_adaptation)
+    sets: list[tuple[str, Callable[[], Iterator[Photo]], dict[str, dict[str, Any]]]] = []
+    if args.count:
+        sets.append(("own", lambda: own_photos(args.count, args.seed),
+                     modes_for(weights, args.combined_only, args.without_adaptation)))
+    if args.independent:
+        sets.append(("independent", lambda: independent_photos(args.independent,
+                                                               args.independent_seed), shipped))
     if args.designs:
-        by_design: dict[str, evaluate.Score] = {}
-        for mode, numbers in run(args.designs, args.seed, args.verbose, by_design,
-                                 modes_for(weights, True, args.without_adaptation),
-                                 designs=True).items():
-            results[f"{mode}-other-designs"] = numbers
-        by_hand.update({f"design {k}": v for k, v in by_design.items()})
+        sets.append(("designs", lambda: design_photos(args.designs, args.seed), shipped))
     if args.far:
-        for mode, numbers in run(args.far, args.seed, args.verbose, None,
-                                 modes_for(weights, True, args.without_adaptation),
-                                 far=True).items():
-            results[f"{mode}-far"] = numbers
-    keys = list(next(iter(results.values())).keys())
-    width = max(12, *(len(m) + 1 for m in results))
-    print(f"{'metric':28s}" + "".join(f"{m:>{width}s}" for m in results))
-    for k in keys:
-        row = []
-        for m in results:
-            v = results[m][k]
-            row.append(f"{v:{width}.4f}" if isinstance(v, float) else f"{v:{width}d}")
-        print(f"{k:28s}" + "".join(row))
-    print("\ncombined reader by handwriting source (held out from training) and pad design:")
-    print(f"{'source':40s}{'cells':>8s}{'accuracy':>10s}{'confident':>10s}{'silent':>8s}")
+        sets.append(("far", lambda: own_photos(args.far, args.seed, far=True), shipped))
+    results: dict[str, dict[str, float | int]] = {}
+    refusals: dict[str, list[str]] = {}
+    for name, photos, modes in sets:
+        hands: dict[str, evaluate.Score] = {}
+        for mode, tally in run(photos(), modes, args.verbose, hands, name).items():
+            results[f"{mode}-{name}"] = tally.numbers()
+            refusals[f"{mode}-{name}"] = tally.refusals
+        by_hand.update({f"{name}: {k}": v for k, v in hands.items()})
+    if not results:
+        print("nothing to read: give --count, --independent, --designs or --far", file=sys.stderr)
+        return 2
+    print_table(results)
+    print("\ncombined reader by set and handwriting source (held out from training):")
+    print(f"{'source':48s}{'cells':>8s}{'accuracy':>10s}{'confident':>10s}{'silent':>8s}"
+          f"{'blank->n':>9s}")
     for name, sc in sorted(by_hand.items()):
         n = max(sc.cells, 1)
-        print(f"{name:40s}{sc.cells:8d}{sc.correct / n:10.4f}{sc.confident / n:10.4f}"
-              f"{sc.silent:8d}")
+        print(f"{name:48s}{sc.cells:8d}{sc.correct / n:10.4f}{sc.confident / n:10.4f}"
+              f"{sc.silent:8d}{sc.blank_as_number:9d}")
+    for mode, lines in refusals.items():
+        if lines:
+            print(f"refused ({mode}): {', '.join(lines)}")
     if args.json:
-        out = {"modes": results, "by_hand": {k: {"cells": v.cells, "correct": v.correct,
-                                                  "confident": v.confident, "silent": v.silent}
-                                              for k, v in by_hand.items()}}
+        out = {"sets": results, "by_hand": {k: {"cells": v.cells, "correct": v.correct,
+                                                 "confident": v.confident, "silent": v.silent,
+                                                 "blank_as_number": v.blank_as_number}
+                                             for k, v in by_hand.items()}}
         args.json.write_text(json.dumps(out, indent=2) + "\n")
     return 0
 

@@ -1,4 +1,9 @@
-"""Cell readings -> the sheet (front: one player's GAME columns; back: PLAYERS' SCORES)."""
+"""Cell readings -> the sheet (front: one player's GAME columns; back: PLAYERS' SCORES).
+
+Every cell with ink carries its ``Reading`` into the sheet (status, confidence, the other
+plausible values, the crop), so that ``scorepad verify`` of a scanned sheet reports a
+finding a plausible misreading explains as a doubt, never as an error.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,14 @@ from collections.abc import Sequence
 
 from scorepad.boxes import Box, TotalField
 from scorepad.card import Game, Player, PlayersScores, Sheet
+from scorepad.readings import Reading, ReadStatus
 from scorepad.rules import REGISTRY, RuleSet
 
 from .layout import BACK, FRONT
-from .result import BLANK, CellRead, ScanError
+from .result import BLANK, MARKS, CellRead, ScanError
+
+ALTERNATIVE_AT = 0.02  # another reading at least this likely is a candidate the audit tries
+MAX_ALTERNATIVES = 4
 
 
 def front_sheet(reads: Sequence[CellRead], rules: RuleSet) -> Sheet:
@@ -23,7 +32,10 @@ def front_sheet(reads: Sequence[CellRead], rules: RuleSet) -> Sheet:
             continue
         game = Game()
         for r in col:
-            if r.value is None or r.kind == BLANK:
+            if r.kind == BLANK:
+                continue
+            game.readings[r.field] = reading_of(r)
+            if r.value is None:
                 continue
             assert isinstance(r.value, int)
             if r.field == "yahtzee_bonus_checks":
@@ -53,14 +65,34 @@ def back_sheet(reads: Sequence[CellRead]) -> Sheet:
         used.add(name.casefold())
         scores: list[int | None] = [None] * 6
         total = None
+        readings: dict[str, Reading] = {}
         for r in col:
+            if r.kind == BLANK or r.field not in ("score", "total"):
+                continue
+            key = "total" if r.field == "total" else f"games[{r.game}]"
+            readings[key] = reading_of(r)
             if r.field == "score" and r.game is not None and isinstance(r.value, int):
                 scores[r.game] = r.value
             elif r.field == "total" and isinstance(r.value, int):
                 total = r.value
         while scores and scores[-1] is None:
             scores.pop()
-        players.append(Player(name=name, games=[], players_scores=PlayersScores(scores, total)))
+        players.append(Player(name=name, games=[],
+                              players_scores=PlayersScores(scores, total, readings=readings)))
     if not players:
         raise ScanError("empty_pad", "the PLAYERS' SCORES sheet has nothing written on it")
     return Sheet(players=players, rules=None)
+
+
+def reading_of(r: CellRead) -> Reading:
+    """What the audit needs to know of how a cell was read."""
+    others: list[int | None] = []
+    for c in r.candidates:
+        if (isinstance(c.value, int) and c.value != r.value and c.p >= ALTERNATIVE_AT
+                and c.value not in others):
+            others.append(c.value)
+    if r.kind == MARKS and isinstance(r.value, int):
+        # a tally or a tick may be counted one off (strokes that touch, a stray mark)
+        others += [n for n in (r.value - 1, r.value + 1) if n >= 0 and n not in others]
+    return Reading(ReadStatus(r.status), confidence=round(r.confidence, 4),
+                   candidates=tuple(others[:MAX_ALTERNATIVES]), box=r.box)

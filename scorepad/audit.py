@@ -16,7 +16,8 @@ from typing import Any
 from . import messages
 from .bonus import plan_bonus_turns
 from .boxes import ALL_BOXES, LOWER, UPPER, Box, TotalField
-from .card import Game, GameTotals, Sheet, compute_totals
+from .card import MAX_GAMES, Game, GameTotals, Player, Sheet, compute_totals
+from .doubts import apply_doubts, has_readings
 from .findings import Code, Finding, Severity
 from .placement import allowed_values
 from .rules import RuleSet, get_rules
@@ -54,7 +55,15 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """No error (a doubt is not an error: it asks for a look at the photo)."""
         return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def verdict(self) -> str:
+        """"correct" (no error, no doubt), "unsure" (doubts, no error) or "errors"."""
+        if not self.ok:
+            return "errors"
+        return "unsure" if any(f.severity is Severity.DOUBT for f in self.findings) else "correct"
 
     def counts(self) -> dict[str, int]:
         c = Counter(f.severity.value for f in self.findings)
@@ -67,7 +76,7 @@ class Report:
         return {
             "rule_set": self.rule_set.to_dict(),
             "ok": self.ok,
-            "verdict": "clean" if self.ok else "errors",
+            "verdict": self.verdict,
             "counts": self.counts(),
             "findings": [f.to_dict() for f in self.findings],
             "games": [g.to_dict() for g in self.games],
@@ -358,35 +367,41 @@ def _audit_game(c: _Collector, game: Game, t: GameTotals) -> list[dict[str, Any]
 
 def _audit_players_scores(c: _Collector, sheet: Sheet, tally: Tally) -> None:
     for pi, player in enumerate(sheet.players):
-        ps = player.players_scores
-        if ps is None:
+        if player.players_scores is None:
             continue
         c.player, c.player_name = pi, player.name
-        column = tally.totals[player.name]
-        best_known = 0  # each row's true score where the card shows it, else the row as written
-        for n in range(max(len(ps.games), len(column))):
-            w = ps.games[n] if n < len(ps.games) else None
-            t = column[n] if n < len(column) else None
-            if t is not None and t.complete:
-                best_known += t.grand_total
-            elif w is not None:
-                best_known += w
-            if w is None or t is None or not t.complete:
-                continue
-            if w != t.grand_total:
-                g = player.games[n]
-                card_written = g.written(TotalField.GRAND_TOTAL) if g else None
-                c.add(Code.PLAYERS_SCORE_WRONG, "totals", field=f"players_scores.games[{n}]",
-                      written=w, expected=t.grand_total, game=n + 1,
-                      copied_from_card=card_written == w)
-        if ps.total is not None:
-            expected = best_known
-            if ps.total != expected:
-                rows = [v for v in ps.games if v is not None]
-                c.add(Code.PLAYERS_TOTAL_WRONG, "totals", field="players_scores.total",
-                      written=ps.total, expected=expected, game=None,
-                      adds_up_written_rows=sum(rows) == ps.total)
+        _audit_player_scores(c, player, tally.totals[player.name])
     c.player = c.player_name = None
+
+
+def _audit_player_scores(c: _Collector, player: Player,
+                         column: list[GameTotals | None]) -> None:
+    """One player's PLAYERS' SCORES column against the totals of their games."""
+    ps = player.players_scores
+    assert ps is not None
+    best_known = 0  # each row's true score where the card shows it, else the row as written
+    for n in range(max(len(ps.games), len(column))):
+        w = ps.games[n] if n < len(ps.games) else None
+        t = column[n] if n < len(column) else None
+        if t is not None and t.complete:
+            best_known += t.grand_total
+        elif w is not None:
+            best_known += w
+        if w is None or t is None or not t.complete:
+            continue
+        if w != t.grand_total:
+            g = player.games[n]
+            card_written = g.written(TotalField.GRAND_TOTAL) if g else None
+            c.add(Code.PLAYERS_SCORE_WRONG, "totals", field=f"players_scores.games[{n}]",
+                  written=w, expected=t.grand_total, game=n + 1,
+                  copied_from_card=card_written == w)
+    if ps.total is not None:
+        expected = best_known
+        if ps.total != expected:
+            rows = [v for v in ps.games if v is not None]
+            c.add(Code.PLAYERS_TOTAL_WRONG, "totals", field="players_scores.total",
+                  written=ps.total, expected=expected, game=None,
+                  adds_up_written_rows=sum(rows) == ps.total)
 
 
 def _audit_winners(c: _Collector, sheet: Sheet, tally: Tally) -> None:
@@ -438,12 +453,37 @@ def audit_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
     _audit_winners(c, sheet, tally)
     report.findings = c.findings
     report.tally = tally
+    if has_readings(sheet):  # a scanned sheet: errors that a misread explains are doubts
+        apply_doubts(report.findings, sheet, _Reaudit(rs))
     return report
+
+
+class _Reaudit:
+    """The parts of the audit ``doubts`` runs again with one cell read otherwise."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+
+    def game(self, player: int, name: str, n: int, game: Game) -> list[Finding]:
+        """The findings on one game (0-based ``n``) alone."""
+        c = _Collector(self.rules)
+        c.player, c.player_name, c.game = player, name, n + 1
+        if not game.blank:
+            _audit_game(c, game, compute_totals(game, self.rules))
+        return c.findings
+
+    def players_scores(self, player: int, p: Player) -> list[Finding]:
+        """The findings on one player's PLAYERS' SCORES column alone."""
+        c = _Collector(self.rules)
+        if p.players_scores is not None:
+            c.player, c.player_name = player, p.name
+            column = [None if g is None or g.blank else compute_totals(g, self.rules)
+                      for g in (p.games + [None] * MAX_GAMES)[:MAX_GAMES]]
+            _audit_player_scores(c, p, column)
+        return c.findings
 
 
 def audit_game(game: Game, rules: str | RuleSet | dict[str, Any] | None = None,
                name: str = "Player") -> Report:
     """Audit a single card (a one-player, one-game sheet)."""
-    from .card import Player
-
     return audit_sheet(Sheet(players=[Player(name=name, games=[game])]), rules)

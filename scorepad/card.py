@@ -6,13 +6,20 @@ numbers a player wrote; the audit says what is wrong with them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .boxes import ALL_BOXES, LOWER, UPPER, Box, TotalField
+from .readings import Reading
 from .rules import RuleSet
 
 MAX_GAMES = 6  # the pad's GAME #1..#6 columns
+_BOX_BY_KEY = {b.value: b for b in ALL_BOXES}
+CHECKS_KEY = "yahtzee_bonus_checks"
+# The keys a reading may have: a game's cells, and a PLAYERS' SCORES column's cells.
+CARD_READING_KEYS: tuple[str, ...] = (
+    *(b.value for b in ALL_BOXES), CHECKS_KEY, *(t.value for t in TotalField))
+SCORES_READING_KEYS: tuple[str, ...] = (*(f"games[{i}]" for i in range(MAX_GAMES)), "total")
 
 
 @dataclass
@@ -33,9 +40,35 @@ class Game:
     bonus_checks: int = 0
     totals: dict[TotalField, int | None] = field(default_factory=dict)
     turns: list[Turn] | None = None
+    # how each cell was read from a photo, by CARD_READING_KEYS; none for a typed card
+    readings: dict[str, Reading] = field(default_factory=dict)
 
     def value(self, box: Box) -> int | None:
         return self.boxes.get(box)
+
+    def cell(self, key: str) -> int | None:
+        """The value in the cell named by a CARD_READING_KEYS key (None: blank)."""
+        if key == CHECKS_KEY:
+            return self.bonus_checks
+        if key in _BOX_BY_KEY:
+            return self.boxes.get(_BOX_BY_KEY[key])
+        return self.totals.get(TotalField(key))
+
+    def with_cell(self, key: str, value: int | None) -> Game:
+        """A copy with one cell holding ``value`` (None: blank; no check marks for checks)."""
+        if key == CHECKS_KEY:
+            return replace(self, bonus_checks=value or 0)
+        if key in _BOX_BY_KEY:
+            box = _BOX_BY_KEY[key]
+            boxes = dict(self.boxes)
+            boxes[box] = value
+            return replace(self, boxes={b: boxes[b] for b in ALL_BOXES
+                                        if boxes.get(b) is not None})
+        total = TotalField(key)
+        totals = dict(self.totals)
+        totals[total] = value
+        return replace(self, totals={t: totals[t] for t in TotalField
+                                     if totals.get(t) is not None})
 
     def filled(self) -> dict[Box, int]:
         return {b: v for b, v in self.boxes.items() if v is not None}
@@ -63,6 +96,27 @@ class PlayersScores:
 
     games: list[int | None] = field(default_factory=list)  # GAME #1..#6 rows
     total: int | None = None  # TOTAL OF ALL GAMES
+    # how each cell was read from a photo, by SCORES_READING_KEYS; none when typed
+    readings: dict[str, Reading] = field(default_factory=dict)
+
+    def cell(self, key: str) -> int | None:
+        """The value in the cell named by a SCORES_READING_KEYS key (None: blank)."""
+        if key == "total":
+            return self.total
+        n = _row(key)
+        return self.games[n] if n < len(self.games) else None
+
+    def with_cell(self, key: str, value: int | None) -> PlayersScores:
+        if key == "total":
+            return replace(self, total=value)
+        n = _row(key)
+        games = list(self.games) + [None] * max(0, n + 1 - len(self.games))
+        games[n] = value
+        return replace(self, games=games)
+
+
+def _row(key: str) -> int:
+    return int(key.removeprefix("games[").removesuffix("]"))
 
 
 @dataclass

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 PLUGINS = ("scorepad.solver.cli", "api.cli", "ocr.cli")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_DOUBTS = 3  # verify: no error, but doubts on a scanned sheet (check cells on the photo)
 
 
 def build_parser() -> argparse.ArgumentParser:

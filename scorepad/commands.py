@@ -14,7 +14,7 @@ from . import messages
 from .audit import Report, audit_sheet
 from .boxes import ALL_BOXES, Box
 from .card import Game
-from .cli import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
+from .cli import EXIT_BAD_INPUT, EXIT_DOUBTS, EXIT_FINDINGS, EXIT_OK
 from .placement import legal_options
 from .rules import OPTION_NOTES, REGISTRY, RuleSet, RuleSetError, UnknownRuleSet, get_rules
 from .schemas import MAX_JSON_BYTES, GameSchema, SheetFormatError, _flatten, load_sheet
@@ -91,7 +91,8 @@ def _load(path: str) -> Any:
 
 # ----------------------------------------------------------------------------- verify
 
-_SEVERITY_LABEL = {"error": "ERROR  ", "warning": "WARNING", "notice": "notice "}
+_SEVERITY_LABEL = {"error": "ERROR  ", "warning": "WARNING", "notice": "notice ",
+                   "doubt": "DOUBT  "}
 
 
 def render_report(report: Report, source: str) -> str:
@@ -114,9 +115,15 @@ def render_report(report: Report, source: str) -> str:
     for f in (f for fs in by_game.values() for f in fs):
         out.append(_finding_line(f))
     counts = report.counts()
-    verdict = "the sheet is correct" if report.ok else "the sheet has errors"
-    out.append(f"  result: {counts['error']} error(s), {counts['warning']} warning(s), "
-               f"{counts['notice']} notice(s): {verdict} under {rs.name}")
+    doubts = f"{counts['doubt']} doubt(s), " if counts["doubt"] else ""
+    verdict = {"correct": f"the sheet is correct under {rs.name}",
+               "unsure": f"the sheet is unsure under {rs.name}: check the cells named on the "
+                         "photo",
+               "errors": f"the sheet has errors under {rs.name}"}[report.verdict]
+    if report.verdict == "errors" and doubts:
+        verdict += " (and check the cells of the doubts on the photo)"
+    out.append(f"  result: {counts['error']} error(s), {doubts}{counts['warning']} warning(s), "
+               f"{counts['notice']} notice(s): {verdict}")
     if report.tally and report.tally.standings:
         out.append("  " + _standings_line(report.tally))
     return "\n".join(out)
@@ -148,15 +155,26 @@ def _expand(paths: list[str]) -> list[str]:
 def _summary_line(report: Report, path: str) -> str:
     c = report.counts()
     codes = sorted({f.code.value for f in report.findings if f.severity.value != "notice"})
-    verdict = "clean" if report.ok else f"{c['error']} error(s)"
+    verdict = {"correct": "clean", "unsure": f"{c['doubt']} doubt(s)",
+               "errors": f"{c['error']} error(s)"}[report.verdict]
     extra = f" ({', '.join(codes)})" if codes else ""
     return f"{verdict:>12}  {path} [{report.rule_set.name}]{extra}"
+
+
+_EXIT_RANK = (EXIT_OK, EXIT_DOUBTS, EXIT_FINDINGS, EXIT_BAD_INPUT)
+
+VERIFY_EXIT_CODES = """exit codes:
+  0  every sheet is correct
+  1  a sheet has errors
+  2  a sheet cannot be read (not JSON, not a sheet, no such file, unknown rule set)
+  3  no errors, but doubts: a scanned sheet has errors that a misread cell explains
+     (DOUBT lines name the cells and their crop boxes: check them on the photo)"""
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     rules = _rules_arg(args.rules)
     results = []
-    worst = EXIT_OK
+    worst = EXIT_OK  # the worst sheet: bad input, then errors, then doubts
     paths = _expand(args.sheets)
     if not paths:
         raise InputError("no sheets found")
@@ -168,8 +186,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"scorepad: {exc}", file=sys.stderr)
             worst = EXIT_BAD_INPUT
             continue
-        if not report.ok and worst == EXIT_OK:
-            worst = EXIT_FINDINGS
+        code = {"correct": EXIT_OK, "unsure": EXIT_DOUBTS, "errors": EXIT_FINDINGS}[report.verdict]
+        worst = max(worst, code, key=_EXIT_RANK.index)
         if args.format == "json":
             results.append({"source": path, **report.to_dict()})
         elif args.summary:
@@ -319,7 +337,10 @@ def _guard(func: Any) -> Any:
 
 def register(sub: Any) -> None:
     fmt = {"choices": ("text", "json"), "default": "text", "help": "output format"}
-    p = sub.add_parser("verify", help="audit score sheets (exit 0 clean, 1 errors, 2 bad input)")
+    p = sub.add_parser("verify", help="audit score sheets (exit 0 correct, 1 errors, 2 bad input, "
+                       "3 doubts)", description="Audit score sheets: every finding, with the "
+                       "rule set and book lines behind it.", epilog=VERIFY_EXIT_CODES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sheets", nargs="+", metavar="SHEET", help="sheet JSON file(s), - for stdin")
     p.add_argument("--rules", help="rule set name or custom rule-set JSON file (overrides the sheet)")
     p.add_argument("--format", **fmt)

@@ -15,6 +15,9 @@ class Severity(str, Enum):
     ERROR = "error"  # no legal game produces this; the card is wrong
     WARNING = "warning"  # legal, but suspicious or a consequence worth knowing
     NOTICE = "notice"  # information: blank totals, game in progress
+    # an error on a scanned sheet that a misread explains: check the cell(s) on the photo
+    # (never a code's own severity: an ERROR finding becomes a doubt, see doubts.py)
+    DOUBT = "doubt"
 
 
 class Code(str, Enum):
@@ -82,10 +85,11 @@ class Finding:
     rules: list[str] = dataclasses.field(default_factory=list)  # book passages, "001:144-160"
     details: dict[str, Any] = dataclasses.field(default_factory=dict)
     message: str = ""
+    severity_override: Severity | None = None  # DOUBT for an error that a misread explains
 
     @property
     def severity(self) -> Severity:
-        return self.code.severity
+        return self.severity_override or self.code.severity
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .boxes import Box, TotalField
-from .findings import Code, Finding
+from .findings import Code, Finding, Severity
 
 TEMPLATES: dict[Code, str] = {
     Code.BOX_VALUE_IMPOSSIBLE: "{where}: {written} cannot be scored in {field_label} "
@@ -103,6 +103,14 @@ def _ranges(values: list[int]) -> str:
 
 
 def render(f: Finding) -> str:
+    text = _render_code(f)
+    doubt = f.details.get("doubt")
+    if f.severity is Severity.DOUBT and isinstance(doubt, dict):
+        return _render_doubt(f, text, doubt)
+    return text
+
+
+def _render_code(f: Finding) -> str:
     template = TEMPLATES[f.code]
     values = {
         "where": _where(f),
@@ -122,6 +130,55 @@ def render(f: Finding) -> str:
     if f.details.get("carried"):
         text += " (carried from an earlier slip)"
     return text
+
+
+_READ_STATUS = {"needs_review": "unsure", "unreadable": "unreadable", "confident": "sure",
+                "confirmed": "confirmed"}
+
+
+def _cell_label(cell: dict[str, Any], game: int | None) -> str:
+    field = str(cell.get("field"))
+    if field == "players_scores.total":
+        return "TOTAL OF ALL GAMES (PLAYERS' SCORES)"
+    if field.startswith("players_scores.games["):
+        return f"PLAYERS' SCORES GAME #{cell.get('game')}"
+    label = _label(field)
+    return label if cell.get("game") == game else f"{label} of game {cell.get('game')}"
+
+
+def _reading_text(value: Any) -> str:
+    return "blank" if value is None else str(value)
+
+
+def _cell_text(cell: dict[str, Any], game: int | None) -> str:
+    parts = [f"read as {_reading_text(cell.get('read'))}",
+             _READ_STATUS.get(str(cell.get("status")), str(cell.get("status")))]
+    if cell.get("confidence") is not None:
+        parts.append(f"confidence {cell['confidence']:.2f}")
+    box = cell.get("box")
+    if box:
+        where = f"crop {box[0]},{box[1]}-{box[2]},{box[3]}"
+        if cell.get("photo") is not None:
+            where += f" of photo {cell['photo'] + 1}"
+        parts.append(where)
+    return f"{_cell_label(cell, game)} ({', '.join(parts)})"
+
+
+def _render_doubt(f: Finding, text: str, doubt: dict[str, Any]) -> str:
+    """A doubt: which cells to check on the photo, what was read, which reading makes the
+    card right, then the finding as read."""
+    where = _where(f)
+    cells = "; ".join(_cell_text(c, f.game) for c in doubt.get("cells") or [])
+    right = doubt.get("would_be_right_if") or []
+    if right:
+        fix = "the card is right there if " + " or ".join(
+            f"{_cell_label(r, f.game)} reads {_reading_text(r.get('value'))}" for r in right)
+    elif doubt.get("reason") == "not_checked":
+        fix = "a misreading was not ruled out"
+    else:
+        fix = "the reader was unsure of it"
+    return (f"{where}: check {cells or 'the cells'} on the photo: {fix}. As read: "
+            f"{text.removeprefix(where + ': ')}")
 
 
 OPTION_REASONS: dict[str, str] = {

@@ -22,7 +22,18 @@ from marshmallow import (
 )
 
 from .boxes import ALL_BOXES, Box, TotalField
-from .card import MAX_GAMES, Game, Player, PlayersScores, Sheet, Turn
+from .card import (
+    CARD_READING_KEYS,
+    CHECKS_KEY,
+    MAX_GAMES,
+    SCORES_READING_KEYS,
+    Game,
+    Player,
+    PlayersScores,
+    Sheet,
+    Turn,
+)
+from .readings import MAX_CANDIDATES, Reading, ReadStatus
 from .rules import RuleSet, RuleSetError, UnknownRuleSet, custom_rules, get_rules
 
 FORMAT = "scorepad/sheet@1"
@@ -31,6 +42,8 @@ MAX_NAME = 64
 MAX_TURNS = 20  # more than 13 is a rule finding; more than this is not a turn log
 MAX_ROLLS = 6  # more than 3 is a rule finding
 MAX_JSON_BYTES = 1_000_000
+MAX_PIXEL = 1_000_000  # a crop box coordinate
+MAX_PHOTOS = 99
 VALUE_RANGE = validate.Range(min=-99_999, max=99_999)
 
 
@@ -54,8 +67,74 @@ class StrictInteger(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictFloat(fields.Float):
+    """A number, and only a number: no strings or booleans."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def _value(**kw: Any) -> StrictInteger:
     return StrictInteger(allow_none=True, load_default=None, validate=VALUE_RANGE, **kw)
+
+
+def _reading_schema(name: str, candidate: StrictInteger) -> type[Schema]:
+    """A cell's reading; ``candidate`` is the field for one candidate value (null: blank)."""
+
+    class ReadingSchema(Schema):
+        class Meta:
+            unknown = RAISE
+
+        status = fields.String(required=True,
+                               validate=validate.OneOf([s.value for s in ReadStatus]))
+        confidence = StrictFloat(allow_none=True, load_default=None, allow_nan=False,
+                                 validate=validate.Range(0, 1))
+        candidates = fields.List(candidate, load_default=list,
+                                 validate=validate.Length(max=MAX_CANDIDATES))
+        box = fields.List(StrictInteger(validate=validate.Range(0, MAX_PIXEL)), allow_none=True,
+                          load_default=None, validate=validate.Length(equal=4))
+        photo = StrictInteger(allow_none=True, load_default=None,
+                              validate=validate.Range(0, MAX_PHOTOS))
+
+        @post_load
+        def make(self, data: dict[str, Any], **_: Any) -> Reading:
+            box = data["box"]
+            return Reading(status=ReadStatus(data["status"]), confidence=data["confidence"],
+                           candidates=tuple(data["candidates"]),
+                           box=None if box is None else (box[0], box[1], box[2], box[3]),
+                           photo=data["photo"])
+
+    ReadingSchema.__name__ = ReadingSchema.__qualname__ = name
+    return ReadingSchema
+
+
+ReadingSchema = _reading_schema("ReadingSchema", _value())
+# the check marks: a count, 0..99 (null: no marks)
+ChecksReadingSchema = _reading_schema(
+    "ChecksReadingSchema", StrictInteger(allow_none=True, validate=validate.Range(0, 99)))
+
+
+def _readings_schema(name: str, keys: tuple[str, ...]) -> type[Schema]:
+    schema = Schema.from_dict(
+        {k: fields.Nested(ChecksReadingSchema if k == CHECKS_KEY else ReadingSchema)
+         for k in keys}, name=name)
+    schema.Meta.unknown = RAISE
+    return schema
+
+
+CardReadingsSchema = _readings_schema("CardReadingsSchema", CARD_READING_KEYS)
+ScoresReadingsSchema = _readings_schema("ScoresReadingsSchema", SCORES_READING_KEYS)
+
+
+def _readings(schema: type[Schema]) -> fields.Nested:
+    return fields.Nested(schema, load_default=dict, metadata={
+        "description": "how each cell was read from a photo (absent: typed by a person)"})
+
+
+def _ordered(readings: dict[str, Reading], keys: tuple[str, ...]) -> dict[str, Reading]:
+    return {k: readings[k] for k in keys if k in readings}
 
 
 BoxesSchema = Schema.from_dict({b.value: _value() for b in ALL_BOXES}, name="BoxesSchema")
@@ -104,6 +183,7 @@ class GameSchema(Schema):
         fields.Nested(TurnSchema), allow_none=True, load_default=None,
         validate=validate.Length(max=MAX_TURNS),
     )
+    readings = _readings(CardReadingsSchema)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> Game:
@@ -112,6 +192,7 @@ class GameSchema(Schema):
             bonus_checks=data["yahtzee_bonus_checks"],
             totals={TotalField(k): v for k, v in data["totals"].items() if v is not None},
             turns=data["turns"],
+            readings=_ordered(data["readings"], CARD_READING_KEYS),
         )
 
 
@@ -121,10 +202,12 @@ class PlayersScoresSchema(Schema):
 
     games = fields.List(_value(), load_default=list, validate=validate.Length(max=MAX_GAMES))
     total = _value()
+    readings = _readings(ScoresReadingsSchema)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> PlayersScores:
-        return PlayersScores(games=list(data["games"]), total=data["total"])
+        return PlayersScores(games=list(data["games"]), total=data["total"],
+                             readings=_ordered(data["readings"], SCORES_READING_KEYS))
 
 
 class PlayerSchema(Schema):
@@ -250,6 +333,19 @@ def _game_dict(game: Game) -> dict[str, Any]:
              "value": t.value}
             for t in game.turns
         ]
+    if game.readings:  # only a scanned sheet has them: a typed sheet dumps as before
+        d["readings"] = _readings_dict(game.readings, CARD_READING_KEYS)
+    return d
+
+
+def _readings_dict(readings: dict[str, Reading], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {k: r.to_dict() for k, r in _ordered(readings, keys).items()}
+
+
+def _scores_dict(ps: PlayersScores) -> dict[str, Any]:
+    d: dict[str, Any] = {"games": ps.games, "total": ps.total}
+    if ps.readings:
+        d["readings"] = _readings_dict(ps.readings, SCORES_READING_KEYS)
     return d
 
 
@@ -263,8 +359,8 @@ def dump_sheet(sheet: Sheet) -> dict[str, Any]:
             {
                 "name": p.name,
                 "games": [None if g is None else _game_dict(g) for g in p.games],
-                "players_scores": None if p.players_scores is None else {
-                    "games": p.players_scores.games, "total": p.players_scores.total},
+                "players_scores": None if p.players_scores is None
+                else _scores_dict(p.players_scores),
             }
             for p in sheet.players
         ],

@@ -18,6 +18,7 @@ def fill(g: GroupRef) -> None:
     m = g.post_match({"played_on": "2026-11-01", "place": "Oslo", "note": "ünïcode ✓",
                       "sheet": pad("hasbro_two_players_six_games")})
     g.post_match({"sheet": pad("turn_log_clean_classic")})
+    g.post_match({"sheet": pad("scanned_misread_total")})  # a scanned sheet, with readings
     custom = sheet(("Ann", [full_game()]))
     custom["rules"] = {"name": "house", "base": "travel", "yahtzee_bonus": 0}
     g.post_match({"sheet": custom, "note": None})
@@ -50,7 +51,7 @@ def round_trip(source: Flask, target: Flask) -> None:
     assert_problem(c2.post("/api/v1/backups", json=raw.json, headers=other.headers), 403)
     r = c2.post("/api/v1/backups", json=raw.json, headers=g.headers)
     assert r.status_code == 201, r.json
-    assert r.json["id"] == g.id and r.json["matches"] == 3
+    assert r.json["id"] == g.id and r.json["matches"] == 4
     g2 = GroupRef.__new__(GroupRef)
     g2.__dict__.update(g.__dict__, client=c2)
     assert snapshot(g2) == before

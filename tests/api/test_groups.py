@@ -148,3 +148,22 @@ def test_rate_limit_on_writes(tmp_path: object) -> None:
     # reads are not limited
     assert all(c.get("/api/v1/rules").status_code == 200 for _ in range(5))
     app.extensions["scorepad.engine"].dispose()
+
+
+def test_scanned_sheet_keeps_its_readings(group: GroupRef) -> None:
+    from .conftest import pad
+
+    scanned = pad("scanned_misread_total")
+    m = group.post_match({"sheet": scanned})
+    assert m["audit_ok"] is True and m["audit"]["verdict"] == "unsure"
+    assert [f["severity"] for f in m["audit"]["findings"]] == ["doubt"]
+    stored = group.get(f"/matches/{m['id']}").json["sheet"]
+    assert stored["players"][0]["games"][0]["readings"] == scanned["players"][0]["games"][0][
+        "readings"]
+    assert stored["players"][0]["players_scores"]["readings"] == scanned["players"][0][
+        "players_scores"]["readings"]
+    # a typed correction (no readings) is stored without them
+    r = group.client.put(f"{group.base}/matches/{m['id']}", headers=group.headers,
+                         json={"sheet": sheet(("Dana", [full_game()]))})
+    assert r.status_code == 200 and r.json["audit"]["verdict"] == "correct"
+    assert "readings" not in r.json["sheet"]["players"][0]["games"][0]

@@ -123,3 +123,15 @@ def test_nul_characters_on_postgres(pg_app: Flask) -> None:
     m = g.post_match({"sheet": sheet(("A\x00n", [full_game()]))})  # kept inside the JSON
     assert g.get(f"/matches/{m['id']}").json["players"] == ["A\x00n"]
     assert g.get("/stats").json["players"][0]["player"] == "A\x00n"
+
+
+def test_scanned_sheet_readings_on_postgres(pg_app: Flask) -> None:
+    from .conftest import pad
+
+    g = GroupRef(pg_app.test_client())
+    scanned = pad("scanned_misread_total")
+    m = g.post_match({"sheet": scanned})
+    assert m["audit"]["verdict"] == "unsure"
+    stored = g.get(f"/matches/{m['id']}").json["sheet"]
+    assert stored["players"][0]["games"][0]["readings"] == scanned["players"][0]["games"][0][
+        "readings"]

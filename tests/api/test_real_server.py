@@ -68,6 +68,28 @@ def test_a_heic_photo_is_scanned_over_http(server: str) -> None:
         assert r.status_code == 200 and r.json()["side"] == "front"
 
 
+@pytest.mark.slow
+def test_the_pads_corners_are_sent_over_http(server: str) -> None:
+    from ..ocr.thumbs import held_pad
+
+    held = held_pad()
+    text = ",".join(f"{round(x)},{round(y)}" for x, y in held.corners)
+    with requests.Session() as http:
+        r = http.post(f"{server}/api/v1/scan", timeout=60,
+                      files={"file": ("IMG_0002.JPG", held.jpeg, "image/jpeg")})
+        assert r.status_code == 422 and r.json()["code"] == "NOT_A_PAD"
+        assert "corners" in r.json()["detail"]
+        r = http.post(f"{server}/api/v1/scan", timeout=60, data={"corners": text},
+                      files={"file": ("IMG_0002.JPG", held.jpeg, "image/jpeg")})
+        assert r.status_code == 200, r.text
+        assert r.json()["corners_given"] is True and r.json()["side"] == "front"
+        r = http.post(f"{server}/api/v1/scan", params={"corners": "10,10 20,10"}, timeout=60,
+                      data=held.jpeg, headers={"Content-Type": "image/jpeg"})
+        assert r.status_code == 422
+        assert r.headers["Content-Type"].startswith("application/problem+json")
+        assert r.json()["errors"][0]["path"] == "query.corners"
+
+
 def test_concurrent_writes_over_http(server: str) -> None:
     with requests.Session() as http:
         g = http.post(f"{server}/api/v1/groups", json={"name": "club"}, timeout=10).json()
@@ -153,3 +175,13 @@ def test_serve_rejects_bad_port() -> None:
     from scorepad.cli import main
 
     assert main(["serve", "--port", "70000"]) == 2
+
+
+def test_scanned_sheet_over_http(server: str) -> None:
+    with requests.Session() as http:
+        r = http.post(f"{server}/api/v1/verify", json=pad("scanned_misread_total"), timeout=10)
+        assert r.status_code == 200
+        body = r.json()
+        assert body["verdict"] == "unsure" and body["ok"] is True
+        assert [(f["code"], f["severity"]) for f in body["findings"]] == [
+            ("TOTAL_ARITHMETIC", "doubt")]

@@ -65,3 +65,66 @@ def test_not_a_pad(client: FlaskClient) -> None:
         assert body["code"] == body["code"].upper() and body["code"] != "VALIDATION_FAILED"
     r = client.post("/api/v1/scan", data=b"not an image at all", content_type="image/jpeg")
     assert r.status_code in (422, 503) and r.mimetype == "application/problem+json"
+
+
+def test_the_corners_pattern_is_the_readers() -> None:
+    from api.schemas import CORNERS_PATTERN
+    from ocr import CORNERS_PATTERN as READERS
+
+    assert CORNERS_PATTERN == READERS
+
+
+def _text(corners: list[tuple[float, float]], sep: str = " ") -> str:
+    return sep.join(f"{round(x)},{round(y)}" for x, y in corners)
+
+
+@pytest.mark.slow
+def test_a_pad_not_found_is_read_from_its_corners(client: FlaskClient) -> None:
+    from ..ocr.thumbs import held_pad
+
+    held = held_pad()
+    r = client.post("/api/v1/scan", data=held.jpeg, content_type="image/jpeg")
+    body = assert_problem(r, 422, "NOT_A_PAD")
+    assert "?corners=" in body["detail"]  # the way on
+    r = client.post("/api/v1/scan", data=held.jpeg, content_type="image/jpeg",
+                    query_string={"corners": _text(held.corners[::-1], ",")})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    body = r.json
+    assert body is not None and body["corners_given"] is True and body["layout"] == "template"
+    assert len(body["corners"]) == 4
+    for (x, y), (tx, ty) in zip(body["corners"], held.corners, strict=True):
+        assert abs(x - tx) <= 3 and abs(y - ty) <= 3  # on the card's frame
+    assert body["sheet"]["players"][0]["games"][0]["boxes"]
+
+
+def test_bad_corners_are_422_naming_the_parameter(client: FlaskClient) -> None:
+    from ..ocr.thumbs import held_pad
+
+    held = held_pad()
+    for text in ("1,2 3,4 5,6", "a,b c,d e,f g,h", "1,2,3,4,5,6,7,8,9,10", ""):
+        r = client.post("/api/v1/scan", data=held.jpeg, content_type="image/jpeg",
+                        query_string={"corners": text})
+        body = assert_problem(r, 422, "VALIDATION_FAILED")
+        assert [e["path"] for e in body["errors"]] == ["query.corners"]
+    r = client.post("/api/v1/scan", data={"file": (io.BytesIO(held.jpeg), "pad.jpg"),
+                                          "corners": "1;2;3"},
+                    content_type="multipart/form-data")
+    assert [e["path"] for e in assert_problem(r, 422, "VALIDATION_FAILED")["errors"]] == \
+        ["form.corners"]
+    r = client.post("/api/v1/scan", query_string={"corners": _text(held.corners)},
+                    data={"file": (io.BytesIO(held.jpeg), "pad.jpg"),
+                          "corners": _text(held.corners)}, content_type="multipart/form-data")
+    assert_problem(r, 422, "VALIDATION_FAILED")  # given twice
+    w, h = held.size
+    for corners in ([(0, 0), (w, 0), (w, h), (w / 2, h / 3)],  # one inside the others
+                    [(0, 0), (w * 2, 0), (w, h), (0, h)],  # outside the photo
+                    [(0, 0), (40, 0), (40, 40), (0, 40)]):  # a speck of it
+        r = client.post("/api/v1/scan", data=held.jpeg, content_type="image/jpeg",
+                        query_string={"corners": _text(corners)})
+        body = assert_problem(r, 422, "BAD_CORNERS")
+        assert [e["path"] for e in body["errors"]] == ["query.corners"]
+    r = client.post("/api/v1/scan", data={"file": (io.BytesIO(held.jpeg), "pad.jpg"),
+                                          "corners": "0,0 40,0 40,40 0,40"},
+                    content_type="multipart/form-data")
+    assert [e["path"] for e in assert_problem(r, 422, "BAD_CORNERS")["errors"]] == \
+        ["form.corners"]

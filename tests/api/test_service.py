@@ -39,7 +39,9 @@ def test_verify_sample_pads(client: FlaskClient, name: str, rules: str | None,
     assert r.status_code == 200  # an invalid card is still a successful request
     assert r.json is not None
     assert r.json["ok"] is want["ok"]
-    got = Counter(f"{f['code']}@{f['field']}" for f in r.json["findings"])
+    assert r.json["verdict"] == want.get("verdict", "correct" if want["ok"] else "errors")
+    got = Counter(f"{'DOUBT:' if f['severity'] == 'doubt' else ''}{f['code']}@{f['field']}"
+                  for f in r.json["findings"])
     assert got == Counter(want["codes"])
     if "winners" in want:
         assert r.json["tally"]["winners"] == want["winners"]
@@ -234,3 +236,42 @@ def test_docs_served_without_cdn(client: FlaskClient) -> None:
     assert r.status_code == 200 and len(r.data) > 100_000
     r.close()
     assert_problem(client.get("/docs/assets/../../etc/passwd"), 404)
+
+
+# ---- scanned sheets: doubts --------------------------------------------------------------------
+
+def test_verify_scanned_sheet_reports_doubts(client: FlaskClient) -> None:
+    r = client.post("/api/v1/verify", json=pad("scanned_misread_total"))
+    assert r.status_code == 200 and r.json is not None
+    assert r.json["ok"] is True and r.json["verdict"] == "unsure"
+    assert r.json["counts"]["doubt"] == 1
+    (f,) = r.json["findings"]
+    assert (f["code"], f["severity"], f["field"]) == ("TOTAL_ARITHMETIC", "doubt", "grand_total")
+    doubt = f["details"]["doubt"]
+    assert doubt["cells"][0]["box"] == [812, 1400, 905, 1452]
+    assert doubt["would_be_right_if"][0] == {"field": "grand_total", "game": 1, "value": 355}
+    # the same card with that cell confirmed by a person: an error again
+    data = pad("scanned_misread_total")
+    data["players"][0]["games"][0]["readings"]["grand_total"]["status"] = "confirmed"
+    r = client.post("/api/v1/verify", json=data)
+    assert r.json is not None and r.json["verdict"] == "errors"
+    assert [(f["code"], f["severity"]) for f in r.json["findings"]] == [
+        ("TOTAL_ARITHMETIC", "error")]
+
+
+def test_verify_bad_readings_name_the_path(client: FlaskClient) -> None:
+    data = pad("scanned_misread_total")
+    data["players"][0]["games"][0]["readings"]["aces"]["confidence"] = 2
+    data["players"][0]["players_scores"]["readings"]["games[9]"] = {"status": "confident"}
+    body = assert_problem(client.post("/api/v1/verify", json=data), 422, "VALIDATION_FAILED")
+    assert {e["path"] for e in body["errors"]} == {
+        "$.players[0].games[0].readings.aces.confidence",
+        "$.players[0].players_scores.readings.games[9]"}
+
+
+def test_openapi_documents_readings_and_doubts(client: FlaskClient) -> None:
+    schemas = client.get("/openapi.json").json["components"]["schemas"]
+    assert "doubt" in schemas["Finding"]["properties"]["severity"]["enum"]
+    assert schemas["Report"]["properties"]["verdict"]["enum"] == ["correct", "unsure", "errors"]
+    assert set(schemas["Reading"]["properties"]) == {"status", "confidence", "candidates", "box",
+                                                     "photo"}

@@ -114,3 +114,49 @@ def test_main_in_process_text_output(capsys: pytest.CaptureFixture[str]) -> None
     assert "1575" in out and "hasbro" in out
     assert main(["tally", str(PADS / "hasbro_two_players_six_games.json")]) == 0
     assert "TOTAL OF ALL GAMES" in capsys.readouterr().out
+
+
+# ---- scanned sheets: doubts --------------------------------------------------------------------
+
+SCANNED = str(PADS / "scanned_misread_total.json")
+
+
+def test_verify_doubts_exit_3_json() -> None:
+    r = run("verify", "--format", "json", SCANNED)
+    assert r.returncode == 3, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["ok"] is True and doc["verdict"] == "unsure"
+    assert doc["counts"]["doubt"] == 1 and doc["counts"]["error"] == 0
+    (f,) = [f for f in doc["findings"] if f["severity"] == "doubt"]
+    assert f["code"] == "TOTAL_ARITHMETIC" and f["field"] == "grand_total"
+    cell = f["details"]["doubt"]["cells"][0]
+    assert cell["field"] == "grand_total" and cell["box"] == [812, 1400, 905, 1452]
+    assert cell["read"] == 354 and cell["status"] == "needs_review" and cell["photo"] == 0
+    assert f["details"]["doubt"]["would_be_right_if"][0] == {
+        "field": "grand_total", "game": 1, "value": 355}
+
+
+def test_verify_doubts_text_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", SCANNED]) == 3
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[0] for ln in lines if "TOTAL_ARITHMETIC" in ln] == ["DOUBT"]
+    assert main(["verify", "--summary", SCANNED]) == 3
+    assert "TOTAL_ARITHMETIC" in capsys.readouterr().out
+
+
+def test_verify_exit_code_of_several_sheets(tmp_path: Path) -> None:
+    """The worst sheet decides: bad input 2, then errors 1, then doubts 3, then 0."""
+    errors = str(PADS / "upper_bonus_missing.json")
+    clean = str(PADS / "perfect_1575.json")
+    assert main(["verify", "--summary", clean, SCANNED]) == 3
+    assert main(["verify", "--summary", SCANNED, errors, clean]) == 1
+    assert main(["verify", "--summary", SCANNED, str(tmp_path / "missing.json")]) == 2
+
+
+def test_verify_help_lists_exit_code_3(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "--help"])
+    assert exc.value.code == 0
+    codes = [ln.split()[0] for ln in capsys.readouterr().out.splitlines()
+             if ln[:3].strip().isdigit()]
+    assert codes == ["0", "1", "2", "3"]

@@ -1,0 +1,277 @@
+"""Doubts: on a scanned sheet, an error that a misread explains is not asserted.
+
+The rule of the house: a verdict on a sheet read from a photo never asserts an error
+that a plausible misread explains. After the ordinary audit, each ERROR finding of a
+sheet with readings becomes a DOUBT ("check this cell on the photo") when
+
+- a cell it rests on (its *basis*, ``basis``) was read ``needs_review`` or
+  ``unreadable``; or
+- one read cell that no person confirmed, given one of its candidate readings (None:
+  blank) instead of the value read, makes the finding (same code and field) disappear
+  when that game, or that PLAYERS' SCORES column, is audited again. That reading is
+  recorded as one that would make the card right there.
+
+Only cells typed or confirmed by a person, and confident readings that no candidate
+explains, carry errors. A doubt keeps its code; its severity is ``doubt`` and
+``details["doubt"]`` names the cells (with their crop boxes) and the readings that
+would make the card right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from . import messages
+from .boxes import ALL_BOXES, LOWER, UPPER
+from .card import (
+    CARD_READING_KEYS,
+    CHECKS_KEY,
+    MAX_GAMES,
+    SCORES_READING_KEYS,
+    Game,
+    Player,
+    Sheet,
+)
+from .findings import Code, Finding, Severity
+from .readings import Reading, ReadStatus
+
+# At most this many games / PLAYERS' SCORES columns audited again per sheet. A finding
+# whose cells could not all be tried within it is a doubt (it was not ruled out).
+MAX_REAUDITS = 4000
+
+_BOXES = tuple(b.value for b in ALL_BOXES)
+_UPPER = tuple(b.value for b in UPPER)
+_LOWER = tuple(b.value for b in LOWER)
+_BONUS = (CHECKS_KEY, "yahtzee")
+
+# What a finding on a game's field is computed from, besides the field itself.
+FIELD_BASIS: dict[str, tuple[str, ...]] = {
+    "upper_total_score": _UPPER,
+    "upper_bonus": (*_UPPER, "upper_total_score"),
+    "upper_total": (*_UPPER, "upper_total_score", "upper_bonus"),
+    "upper_total_repeat": (*_UPPER, "upper_total_score", "upper_bonus"),
+    "yahtzee_bonus": _BONUS,
+    "lower_total": (*_LOWER, CHECKS_KEY, "yahtzee_bonus"),
+    "grand_total": CARD_READING_KEYS,
+    CHECKS_KEY: _BONUS,
+}
+# Codes that rest on more cells than their field's (joker and bonus-check findings).
+CODE_BASIS: dict[Code, tuple[str, ...]] = {
+    Code.BONUS_CHECKS_WITHOUT_YAHTZEE_50: (*_BONUS, *_BOXES),
+    Code.BONUS_CHECKS_NOT_IN_RULES: _BONUS,
+    Code.BONUS_CHECKS_UNSUPPORTED: (*_BONUS, *_BOXES),
+    Code.TURN_PLACEMENT_ILLEGAL: _BONUS,
+    Code.TURN_BONUS_COUNT: _BONUS,
+}
+# The cells whose other readings can change a game's findings on other fields: a written
+# total is only ever compared with the boxes, so it matters only to findings on itself.
+_CARD_INPUTS = frozenset((*_BOXES, CHECKS_KEY))
+_PS = "players_scores."
+
+
+class Reaudit(Protocol):
+    """The parts of the audit that can be run again on a changed copy (audit.py)."""
+
+    def game(self, player: int, name: str, n: int, game: Game) -> list[Finding]: ...
+
+    def players_scores(self, player: int, p: Player) -> list[Finding]: ...
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A read cell of one player: a game's cell, or (game None) a PLAYERS' SCORES cell."""
+
+    game: int | None  # 0-based game column; None for the PLAYERS' SCORES column
+    key: str  # CARD_READING_KEYS / SCORES_READING_KEYS
+
+    @property
+    def field(self) -> str:
+        return self.key if self.game is not None else _PS + self.key
+
+    @property
+    def game_no(self) -> int | None:
+        """The GAME #n the cell belongs to (a PLAYERS' SCORES row's too; None for TOTAL)."""
+        if self.game is not None:
+            return self.game + 1
+        return None if self.key == "total" else _row(self.key) + 1
+
+    def reading(self, p: Player) -> Reading | None:
+        if self.game is None:
+            return p.players_scores.readings.get(self.key) if p.players_scores else None
+        g = p.games[self.game] if self.game < len(p.games) else None
+        return g.readings.get(self.key) if g is not None else None
+
+    def value(self, p: Player) -> int | None:
+        if self.game is None:
+            return p.players_scores.cell(self.key) if p.players_scores else None
+        g = p.games[self.game]
+        return g.cell(self.key) if g is not None else None
+
+    def substituted(self, p: Player, value: int | None) -> Player:
+        """A copy of the player with this cell holding ``value``."""
+        if self.game is None:
+            assert p.players_scores is not None
+            return replace(p, players_scores=p.players_scores.with_cell(self.key, value))
+        games = list(p.games)
+        g = games[self.game]
+        assert g is not None
+        games[self.game] = g.with_cell(self.key, value)
+        return replace(p, games=games)
+
+
+def _row(key: str) -> int:
+    return int(key.removeprefix("games[").removesuffix("]"))
+
+
+def has_readings(sheet: Sheet) -> bool:
+    return any(
+        any(g is not None and g.readings for g in p.games)
+        or (p.players_scores is not None and p.players_scores.readings)
+        for p in sheet.players
+    )
+
+
+def basis(f: Finding) -> list[Cell]:
+    """The cells a finding rests on: its own and those its check is computed from."""
+    field = f.field or ""
+    if field.startswith(_PS):
+        key = field.removeprefix(_PS)
+        # a row is checked against its game's boxes; TOTAL OF ALL GAMES against every game
+        # (and the rows standing in for games not on the sheet)
+        games = range(MAX_GAMES) if key == "total" else (_row(key),)
+        rows = SCORES_READING_KEYS if key == "total" else (key,)
+        return [Cell(None, k) for k in rows] + [
+            Cell(n, k) for n in games for k in CARD_READING_KEYS]
+    if f.game is None:
+        return []
+    keys = {field, *FIELD_BASIS.get(field, ()), *CODE_BASIS.get(f.code, ())}
+    return [Cell(f.game - 1, k) for k in CARD_READING_KEYS if k in keys]
+
+
+def _key(f: Finding) -> tuple[str, str | None, Any]:
+    return (f.code.value, f.field, f.details.get("turn"))
+
+
+def _alternatives(cell: Cell, reading: Reading, read: int | None,
+                  own: Iterable[Finding]) -> list[int | None]:
+    """The other readings worth trying: the candidates, and for an unsure cell the value
+    each finding on it expects (an unsure reader may have missed anything)."""
+    alts: list[int | None] = list(reading.candidates)
+    if reading.status.unsure:
+        alts += [f.expected for f in own
+                 if type(f.expected) is int and f.field == cell.field]
+    if cell.key == CHECKS_KEY:
+        alts = [a or 0 for a in alts]
+    out: list[int | None] = []
+    for a in alts:
+        if a != read and a not in out:
+            out.append(a)
+    return out
+
+
+@dataclass
+class _Scope:
+    """The error findings of one game, or of one PLAYERS' SCORES column, and what explains
+    each of them."""
+
+    player: int
+    game: int | None  # 0-based; None for the PLAYERS' SCORES column
+    errors: list[Finding]
+    # by id(finding): (cell, other reading, whether that reading leaves no error at all)
+    explained: dict[int, list[tuple[Cell, int | None, bool]]]
+    incomplete: bool = False
+
+    def cells(self, p: Player) -> list[Cell]:
+        """The read cells, not confirmed by a person, whose other readings may matter."""
+        if self.game is not None:
+            g = p.games[self.game]
+            assert g is not None
+            own = {f.field for f in self.errors}
+            return [Cell(self.game, k) for k, r in g.readings.items()
+                    if r.status is not ReadStatus.CONFIRMED and (k in _CARD_INPUTS or k in own)]
+        cells = [Cell(None, k) for k, r in (p.players_scores.readings.items()
+                                            if p.players_scores else ())
+                 if r.status is not ReadStatus.CONFIRMED]
+        for n, g in enumerate(p.games):
+            if g is not None:
+                cells += [Cell(n, k) for k, r in g.readings.items()
+                          if r.status is not ReadStatus.CONFIRMED and k in _CARD_INPUTS]
+        return cells
+
+
+def _scopes(findings: list[Finding]) -> list[_Scope]:
+    scopes: dict[tuple[int, int | None], _Scope] = {}
+    for f in findings:
+        if f.severity is not Severity.ERROR or f.player is None:
+            continue
+        if (f.field or "").startswith(_PS):
+            where: tuple[int, int | None] = (f.player, None)
+        elif f.game is not None:
+            where = (f.player, f.game - 1)
+        else:
+            continue
+        scope = scopes.setdefault(where, _Scope(where[0], where[1], [], {}))
+        scope.errors.append(f)
+    return list(scopes.values())
+
+
+def apply_doubts(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> None:
+    """Turn every error that a misread explains into a doubt (in place)."""
+    budget = MAX_REAUDITS
+    for scope in _scopes(findings):
+        p = sheet.players[scope.player]
+        for cell in scope.cells(p):
+            reading = cell.reading(p)
+            assert reading is not None
+            read = cell.value(p)
+            for alt in _alternatives(cell, reading, read, scope.errors):
+                if budget <= 0:
+                    scope.incomplete = True
+                    break
+                budget -= 1
+                changed = cell.substituted(p, alt)
+                if scope.game is None:
+                    again = reaudit.players_scores(scope.player, changed)
+                else:
+                    g = changed.games[scope.game]
+                    assert g is not None
+                    again = reaudit.game(scope.player, p.name, scope.game, g)
+                left = {_key(f) for f in again if f.severity is Severity.ERROR}
+                for f in scope.errors:
+                    if _key(f) not in left:
+                        scope.explained.setdefault(id(f), []).append((cell, alt, not left))
+        for f in scope.errors:
+            _judge(f, p, scope)
+
+
+def _judge(f: Finding, p: Player, scope: _Scope) -> None:
+    cells = basis(f)
+    unsure = [c for c in cells if (r := c.reading(p)) is not None and r.status.unsure]
+    # the readings that leave the game (or column) with no error at all first
+    explained = sorted(scope.explained.get(id(f), []), key=lambda e: not e[2])
+    untried = scope.incomplete and any(
+        (r := c.reading(p)) is not None and r.status is not ReadStatus.CONFIRMED for c in cells)
+    if not (unsure or explained or untried):
+        return
+    reason = "unsure_reading" if unsure else "other_reading" if explained else "not_checked"
+    shown = list(dict.fromkeys([*unsure, *(c for c, _, _ in explained)]))
+    f.severity_override = Severity.DOUBT
+    f.details = {**f.details, "doubt": {
+        "reason": reason,
+        "cells": [_cell_dict(c, p) for c in shown],
+        "would_be_right_if": [{"field": c.field, "game": c.game_no, "value": v}
+                              for c, v, _ in explained],
+    }}
+    f.message = messages.render(f)
+
+
+def _cell_dict(c: Cell, p: Player) -> dict[str, Any]:
+    r = c.reading(p)
+    assert r is not None
+    return {
+        "field": c.field, "game": c.game_no, "read": c.value(p), "status": r.status.value,
+        "confidence": r.confidence, "box": None if r.box is None else list(r.box),
+        "photo": r.photo,
+    }

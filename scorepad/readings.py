@@ -1,0 +1,54 @@
+"""How a cell of a scanned sheet was read: the photo reader's confidence in each value.
+
+A sheet typed by a person has no readings; a sheet read from a photo carries one
+``Reading`` per cell the reader looked at (``Game.readings``, ``PlayersScores.readings``).
+The audit trusts a cell with no reading, or one a person ``confirmed``; a finding that
+rests on an unsure reading, or that one plausible other reading makes disappear, is a
+doubt ("check this cell on the photo"), not an error (``doubts.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+MAX_CANDIDATES = 8
+
+
+class ReadStatus(str, Enum):
+    CONFIDENT = "confident"  # the reader is sure (it may still be wrong: candidates say how)
+    NEEDS_REVIEW = "needs_review"  # the reader is unsure: a person should look
+    UNREADABLE = "unreadable"  # the reader could not read the cell
+    CONFIRMED = "confirmed"  # a person checked the value against the photo (or typed it)
+
+    @property
+    def unsure(self) -> bool:
+        return self in (ReadStatus.NEEDS_REVIEW, ReadStatus.UNREADABLE)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The reader's account of one cell: status, confidence, other plausible values, crop."""
+
+    status: ReadStatus
+    confidence: float | None = None
+    candidates: tuple[int | None, ...] = ()  # other plausible readings, best first; None = blank
+    box: tuple[int, int, int, int] | None = None  # the cell's crop in the photo (x0, y0, x1, y1)
+    photo: int | None = None  # which photo of a multi-photo scan (0-based)
+
+    def __post_init__(self) -> None:
+        # Accept plain strings and lists from callers; store the enum and tuples.
+        object.__setattr__(self, "status", ReadStatus(self.status))
+        object.__setattr__(self, "candidates", tuple(self.candidates))
+        if self.box is not None:
+            x0, y0, x1, y1 = self.box
+            object.__setattr__(self, "box", (x0, y0, x1, y1))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "status": self.status.value,
+            "confidence": self.confidence,
+            "candidates": list(self.candidates),
+            "box": None if self.box is None else list(self.box),
+            "photo": self.photo,
+        }
