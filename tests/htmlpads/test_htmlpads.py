@@ -1,0 +1,124 @@
+"""The independent pad-photo generator (htmlpads): JPEGs, legal truth, determinism, meta."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # htmlpads is a plain top-level package, not installed
+    sys.path.insert(0, str(ROOT))
+
+from htmlpads import PadPhoto, PadPhotoMaker  # noqa: E402
+from scorepad.audit import audit_sheet  # noqa: E402
+from scorepad.boxes import ALL_BOXES  # noqa: E402
+from scorepad.findings import Severity  # noqa: E402
+from scorepad.rules import get_rules  # noqa: E402
+from scorepad.schemas import dump_sheet, load_sheet  # noqa: E402
+from scorepad.values import possible_table  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CLEAN_SEED = 7  # a front photo, five games, no slips, a Yahtzee bonus in GAME #1
+SLIP_SEED = 12  # a front photo with a deliberate slip in GAME #6
+
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
+                                reason="Debian Chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def maker() -> Iterator[PadPhotoMaker]:
+    with PadPhotoMaker(CHROMIUM) as m:
+        yield m
+
+
+@pytest.fixture(scope="module")
+def clean(maker: PadPhotoMaker) -> PadPhoto:
+    return maker.photo(seed=CLEAN_SEED)
+
+
+@pytest.fixture(scope="module")
+def slipped(maker: PadPhotoMaker) -> PadPhoto:
+    return maker.photo(seed=SLIP_SEED)
+
+
+def _open(photo: PadPhoto) -> Image.Image:
+    img = Image.open(io.BytesIO(photo.jpeg))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("which", ["clean", "slipped"])
+def test_photo_is_a_jpeg_of_plausible_size(which: str, request: pytest.FixtureRequest) -> None:
+    photo: PadPhoto = request.getfixturevalue(which)
+    img = _open(photo)
+    assert img.format == "JPEG"
+    assert 1600 <= max(img.size) <= 3000
+    assert list(img.size) == photo.meta["camera"]["size"]
+    assert 63 <= photo.meta["jpeg_quality"] <= 91
+    # the whole sheet is in frame
+    for x, y in photo.meta["sheet_corners"]:
+        assert 0 <= x <= img.size[0] and 0 <= y <= img.size[1]
+
+
+def test_clean_truth_is_legal(clean: PadPhoto) -> None:
+    assert clean.side == "front"
+    assert clean.meta["slips"] == [] and clean.meta["slip_columns"] == []
+    sheet = load_sheet(json.loads(clean.truth_json()))  # the truth round-trips the sheet format
+    assert len(sheet.players) == 1 and sheet.players[0].games
+    possible = possible_table(get_rules(sheet.rules))
+    for game in sheet.players[0].games:
+        assert game is not None
+        for box in ALL_BOXES:
+            v = game.boxes.get(box)
+            assert v is None or v in possible[box]
+    report = audit_sheet(sheet)
+    errors = [f.to_dict() for f in report.findings if f.severity is Severity.ERROR]
+    assert errors == []
+
+
+def test_slips_are_recorded_and_are_audit_errors(slipped: PadPhoto) -> None:
+    columns = slipped.meta["slip_columns"]
+    assert columns, "seed chosen to have a slipped column"
+    report = audit_sheet(slipped.truth)
+    error_games = {f.game for f in report.findings if f.severity is Severity.ERROR}
+    assert error_games == set(columns)
+    for slip in slipped.meta["slips"]:
+        for key, v in slip["fields"].items():
+            assert v["written"] != v["correct"], key
+
+
+def test_same_seed_same_photo(maker: PadPhotoMaker, clean: PadPhoto) -> None:
+    again = maker.photo(seed=CLEAN_SEED)
+    assert again.jpeg == clean.jpeg
+    assert again.meta == clean.meta
+    assert dump_sheet(again.truth) == dump_sheet(clean.truth)
+
+
+def test_meta_records_the_look(clean: PadPhoto, slipped: PadPhoto) -> None:
+    for photo in (clean, slipped):
+        m = photo.meta
+        assert m["seed"] in (CLEAN_SEED, SLIP_SEED) and m["side"] == photo.side
+        assert m["hand"]["kind"] in ("font", "mnist")
+        assert m["hand"]["ink"] in ("pencil", "blue ballpoint", "black ballpoint", "felt tip")
+        assert m["hand"]["zero_style"] in ("0", "—", "X", "/")
+        assert m["layout"]["band"] in ("dark", "light")
+        assert m["background"]["kind"] in ("wood", "felt", "stone")
+        assert 3 <= m["camera"]["tilt_deg"] <= 24
+        json.dumps(m)  # JSON-ready
+    assert clean.meta != slipped.meta
+
+
+def test_given_sheet_is_the_truth(maker: PadPhotoMaker) -> None:
+    sample = json.loads((ROOT / "sample_pads" / "hasbro_clean_single.json").read_text())
+    sheet = load_sheet(sample)
+    photo = maker.photo(seed=8, sheet=sheet)
+    assert photo.side == "front" and photo.meta["given_sheet"]
+    assert dump_sheet(photo.truth)["players"] == dump_sheet(sheet)["players"]
+    assert _open(photo).format == "JPEG"
