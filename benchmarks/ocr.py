@@ -44,9 +44,10 @@ from ocr.result import ScanError  # noqa: E402
 from padsynth import evaluate  # noqa: E402
 from padsynth.render import sample  # noqa: E402
 from padsynth.variants import VARIANTS, variant_sample  # noqa: E402
-from scorepad.card import Sheet  # noqa: E402
+from scorepad.card import CARD_READING_KEYS, Sheet  # noqa: E402
 
 RULES = "hasbro"
+OFFICIAL_FIELDS = frozenset(CARD_READING_KEYS)  # the official pad also has the 100-per-check row
 MODES = {
     "tesseract": {"use_classifier": False, "use_tesseract": True},
     "classifier": {"use_classifier": True, "use_tesseract": False},
@@ -60,6 +61,7 @@ class Photo:
     sheet: Sheet  # the whole true sheet
     side: Side
     source: str  # the hand (or design) it was written with
+    fields: frozenset[str] | None = None  # front: the sheet keys the pad has rows for (None: ours)
 
 
 @dataclass
@@ -87,6 +89,7 @@ class Tally:
             "confident_share": s.confident / cells,
             "silent_error_rate": s.silent / cells,
             "blank_read_as_number": s.blank_as_number,
+            "cells_never_read": s.missing,
             "wrong_flagged_share": s.wrong_flagged / max(s.wrong, 1),
             "sheet_exact_rate": s.sheets_exact / max(s.sheets, 1),
             "name_accuracy": s.names_right / max(s.names, 1),
@@ -141,7 +144,10 @@ def independent_photos(count: int, seed: int) -> Iterator[Photo]:
     with PadPhotoMaker() as maker:
         for i in range(count):
             p = maker.photo(seed=seed + i)
-            yield Photo(p.jpeg, p.truth, Side(p.side), str(p.meta.get("hand", "?")))
+            hand = p.meta.get("hand", {})
+            source = "MNIST reserved rows" if hand.get("kind") == "mnist" else \
+                Path(str(hand.get("font"))).stem
+            yield Photo(p.jpeg, p.truth, Side(p.side), source, OFFICIAL_FIELDS)
 
 
 def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool,
@@ -163,7 +169,7 @@ def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool
                     print(f"  {label}#{k} {mode}: refused, {exc.code}", file=sys.stderr)
                 continue
             t.seconds.append(time.perf_counter() - t0)
-            sc = evaluate.score(result, photo.sheet, photo.side)
+            sc = evaluate.score(result, photo.sheet, photo.side, photo.fields)
             t.score.add(sc)
             t.scanned.add(evaluate.verdicts(result.sheet, truth, RULES))
             t.reviewed.add(evaluate.verdicts(evaluate.reviewed(result.sheet, truth), truth, RULES))

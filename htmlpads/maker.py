@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal
@@ -75,6 +76,9 @@ class PadPhotoMaker:
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._page: Page | None = None
+        # Playwright's sync API runs on a thread of its own: it then works beside another
+        # Playwright user of the caller's thread (a test suite's browser, an event loop)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="htmlpads")
 
     def __enter__(self) -> PadPhotoMaker:
         self.start()
@@ -85,6 +89,9 @@ class PadPhotoMaker:
         self.close()
 
     def start(self) -> None:
+        self._thread.submit(self._start).result()
+
+    def _start(self) -> None:
         if self._page is not None:
             return
         self._pw = sync_playwright().start()
@@ -93,6 +100,9 @@ class PadPhotoMaker:
         self._page = self._browser.new_page(viewport={"width": 1000, "height": 1400}, device_scale_factor=1)
 
     def close(self) -> None:
+        self._thread.submit(self._close).result()
+
+    def _close(self) -> None:
         if self._browser is not None:
             self._browser.close()
         if self._pw is not None:
@@ -102,13 +112,16 @@ class PadPhotoMaker:
     # ------------------------------------------------------------------------------------
 
     def _render(self, page_in: layout.Page, target_long: float) -> tuple[np.ndarray, float]:
+        return self._thread.submit(self._render_here, page_in, target_long).result()
+
+    def _render_here(self, page_in: layout.Page, target_long: float) -> tuple[np.ndarray, float]:
         """Page -> BGRA sheet image, zoomed so the sheet is about ``target_long`` px tall.
 
         Chromium returns a JPEG (much faster than PNG); the alpha channel (transparent
         beyond the torn top edge) is drawn here from the same edge the page clips to.
         """
         if self._page is None:
-            self.start()
+            self._start()
         page = self._page
         assert page is not None
         page.set_content(page_in.html, wait_until="load")

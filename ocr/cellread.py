@@ -38,7 +38,7 @@ from .result import (
 )
 from .tesseract import OcrText
 
-ALT_PENALTY = 0.05  # prior weight of reading two touching pieces as one glyph
+ALT_PENALTY = 0.05  # prior weight of an unlikely segmentation (two pieces as one glyph, ...)
 SURE = 0.995  # classifier probability above which tesseract is not consulted
 NAME_SURE = 0.85  # tesseract's confidence from which a name is confident
 MARKS_SURE = 3  # up to this many bonus marks counted is confident (more are rare: reviewed)
@@ -127,9 +127,10 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     legal = legal_values(row, rules)
     probs = cell.probs
     # A lone scratch stroke: a zero written as a dash, slash or X.
-    if probs is not None and len(cell.glyphs) == 1:
-        p_scratch = float(probs[0, dg.N_DIGITS:].sum())
-        readers["classifier"] = dg.CLASSES[int(np.argmax(probs[0]))]
+    whole = cell.whole if cell.whole is not None else probs
+    if whole is not None and len(cell.glyphs) == 1:
+        p_scratch = float(whole[0, dg.N_DIGITS:].sum())
+        readers["classifier"] = dg.CLASSES[int(np.argmax(whole[0]))]
         if p_scratch > 0.5 and (legal is None or 0 in legal):
             agree = tnum in (None, 0) or tess.text.strip() in ("-", "—", "/", "X", "x")
             conf = p_scratch * (1.0 if agree else SCRATCH_DISAGREE)
@@ -139,9 +140,10 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:
         seen = {c.value: c for c in cls}
-        for alt in cell.alts:
+        for alt, prior in zip(cell.alts, cell.priors or [ALT_PENALTY] * len(cell.alts),
+                              strict=True):
             for c in classifier_candidates(alt):
-                p = c.p * ALT_PENALTY
+                p = c.p * prior
                 if c.value not in seen or seen[c.value].p < p:
                     seen[c.value] = Candidate(c.value, p)
         cls = sorted(seen.values(), key=lambda c: -c.p)
@@ -155,8 +157,9 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     if d.value is None:
         return CellRead(**base, kind=NUMBER, value=None, confidence=0.0, status=UNREADABLE,
                         candidates=d.candidates, readers=readers)
-    # a wide glyph may be two touching digits: only the pad's sums can make it confident
-    sure = d.confidence >= CONFIDENT_AT and not d.inferred and not cell.wide
+    # a wide glyph may be two touching digits, ink cut by the edge may have lost a digit:
+    # only the pad's sums can make such a cell confident
+    sure = d.confidence >= CONFIDENT_AT and not d.inferred and not cell.wide and not cell.unsure_ink
     status = CONFIDENT if sure else NEEDS_REVIEW
     return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
                     status=status, inferred=d.inferred, candidates=d.candidates,

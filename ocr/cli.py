@@ -23,6 +23,10 @@ def register(subparsers: Any) -> None:
     scan.add_argument("--report", action="store_true",
                       help="print the full scan report (cells, candidates, statuses)")
     scan.add_argument("-o", "--output", help="write the sheet JSON here instead of stdout")
+    scan.add_argument("--corners", metavar="'X1,Y1 X2,Y2 X3,Y3 X4,Y4'",
+                      help="the pad's four corners in the photo's pixels (the photo turned "
+                           "upright), in any order, when the reader cannot find the pad or "
+                           "finds it wrong; also X1,Y1,X2,Y2,...; one photo only")
     scan.set_defaults(func=_scan)
 
     render = subparsers.add_parser(
@@ -44,10 +48,20 @@ def _scan(args: argparse.Namespace) -> int:
     from scorepad.schemas import dump_sheet
 
     from .merge import merge
+    from .plan import parse_corners
     from .reader import scan_image
     from .result import ScanError
     from .tesseract import OcrEngineError
 
+    corners = None
+    if args.corners is not None:
+        if len(args.photo) > 1:
+            return _fail(f"--corners marks the pad in one photo; {len(args.photo)} photos were "
+                         "given (scan that photo on its own)")
+        try:
+            corners = parse_corners(args.corners)
+        except ScanError as exc:
+            return _fail(f"--corners: {exc.message}")
     results = []
     for photo in args.photo:
         try:
@@ -55,9 +69,16 @@ def _scan(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _fail(f"cannot read {photo}: {exc.strerror or exc}")
         try:
-            results.append(scan_image(data, rules=args.rules))
+            results.append(scan_image(data, rules=args.rules, corners=corners))
         except ScanError as exc:
-            return _fail(f"{photo}: {exc.code}: {exc.message}")
+            hint = ""
+            if exc.code == "not_a_pad":
+                hint = ("; check the corners given with --corners" if corners is not None else
+                        '; mark its four corners with --corners "x1,y1 x2,y2 x3,y3 x4,y4" '
+                        "(pixels of the photo turned upright)")
+            if exc.code == "bad_corners":
+                return _fail(f"--corners: {exc.message}")
+            return _fail(f"{photo}: {exc.code}: {exc.message}{hint}")
         except OcrEngineError as exc:
             return _fail(f"{exc.code}: {exc}")
         except UnknownRuleSet as exc:

@@ -17,6 +17,7 @@ from .layout import Kind, Row
 from .result import Candidate
 
 MAX_DIGITS = 4
+MAX_CHECKS = 13  # bonus Yahtzees in one game: one per turn at most
 CONFIDENT_AT = 0.85  # a decoded probability at least this: the cell is confident
 
 
@@ -81,6 +82,8 @@ def legal_values(row: Row, rules: RuleSet) -> frozenset[int] | None:
         return possible_values(rules, row.field)
     if row.field is TotalField.UPPER_BONUS:
         return frozenset({0, rules.upper_bonus})
+    if row.field is TotalField.YAHTZEE_BONUS:  # the official pad's SCORE 100 PER ✓ line
+        return frozenset(k * rules.yahtzee_bonus for k in range(MAX_CHECKS + 1))
     return None
 
 

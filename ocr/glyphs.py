@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +68,45 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
     return out
 
 
+FAINT = 0.12  # darkness (share below the paper) of the faintest stroke looked for beside ink
+FAINT_HIGH = 0.6  # ... which must be this high for the cell's own ink to count as a digit
+
+
+def faint_ink(cell: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """Digit-sized strokes much paler than the cell's ink (a digit written lightly beside dark
+    ones), which ``ink_mask`` leaves out: None when there are none."""
+    ys = np.nonzero(mask.any(axis=1))[0]
+    if len(ys) == 0:
+        return None
+    ink_h = int(ys[-1] - ys[0] + 1)
+    bg = float(np.percentile(cell, 90))
+    if bg <= 0:
+        return None
+    darkness = (bg - cell.astype(np.float32)) / bg
+    near = cv2.dilate(mask, np.ones((7, 7), np.uint8))  # the ink's own soft edge is not a digit
+    pale = ((darkness > FAINT) & (near == 0)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    h, w = mask.shape
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, cw, ch, area = (int(v) for v in stats[i])
+        touches = x == 0 or y == 0 or x + cw >= w or y + ch >= h
+        # a stroke: tall as a digit, thin for its size, off the cell's edges (not shading)
+        if (not touches and ch >= FAINT_HIGH * ink_h and area >= 30
+                and area <= 0.6 * cw * ch):
+            keep[i] = True
+    if not keep.any():
+        return None
+    out: np.ndarray = keep[labels].astype(np.uint8) * 255
+    return out
+
+
+def clipped(mask: np.ndarray) -> bool:
+    """Ink that reaches the cell's left or right edge: a digit written over the border,
+    part of it (or a whole digit) left outside the cell."""
+    return bool(mask[:, 0].any() or mask[:, -1].any())
+
+
 def glyphs(mask: np.ndarray) -> list[Glyph]:
     """Ink -> glyphs left to right; parts that overlap in x are one glyph (a 5's flag)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -127,23 +168,86 @@ def join(a: Glyph, b: Glyph) -> Glyph:
     return Glyph(m, x0, x1, y0, y1)
 
 
-WIDE = 1.7  # a glyph this many times the photo's median digit width may be two digits
+DIGIT_ASPECT = 0.75  # a digit is at most about this wide for its height
+MAYBE_TWO = 1.7  # glyph widths, in the hand's digit widths: perhaps two digits that touch
+TWO = 1.7  # ... as likely two as one
+THREE = 2.6  # ... three
+DIGIT_HIGH = 0.6  # share of the hand's usual digit height a glyph needs to be split (not a dash)
+WIDER_THAN_HIGH = 1.5  # ... and how much wider than high it must be to be surely several
 
 
-def split(g: Glyph) -> tuple[Glyph, Glyph] | None:
-    """A wide glyph cut in two at its thinnest column (in its middle 30-70%): the
-    alternative segmentation for two digits that touch."""
+MAX_CUTS = 3  # places where touching digits may be cut apart, tried in every combination
+
+
+def cut_points(g: Glyph) -> list[int]:
+    """Where a glyph of touching digits may be cut (x within the glyph): the columns of least
+    ink, each the thinnest in its neighbourhood, none near the glyph's ends."""
+    w, h = g.x1 - g.x0, g.y1 - g.y0
+    if w < 8:
+        return []
+    ink = np.convolve((g.mask > 0).sum(axis=0).astype(np.float32), np.ones(3) / 3, "same")
+    edge = max(2, int(0.18 * min(w, h)))
+    order = np.argsort(ink[edge: w - edge], kind="stable") + edge
+    near = max(2, int(0.2 * h))  # two cuts closer than this would cut a sliver
+    out: list[int] = []
+    for x in order:
+        if all(abs(int(x) - c) >= near for c in out):
+            out.append(int(x))
+        if len(out) == MAX_CUTS:
+            break
+    return sorted(out)
+
+
+def split(g: Glyph, cuts: Sequence[int]) -> list[Glyph] | None:
+    """A glyph cut into pieces at ``cuts`` (x within the glyph): the segmentation of digits
+    that touch or overlap; None when a piece holds no ink."""
+    edges = [0, *cuts, g.x1 - g.x0]
+    pieces = []
+    for a, b in zip(edges, edges[1:], strict=False):
+        sub = g.mask[:, a:b]
+        rows = np.nonzero(sub.any(axis=1))[0]
+        if len(rows) == 0 or b - a < 2:
+            return None
+        y0, y1 = int(rows[0]), int(rows[-1]) + 1
+        pieces.append(Glyph(sub[y0:y1].copy(), g.x0 + a, g.x0 + b, g.y0 + y0, g.y0 + y1))
+    return pieces
+
+
+def halves(g: Glyph) -> list[Glyph] | None:
+    """A glyph cut in two at its thinnest column in its middle 30-70% (perhaps two digits)."""
     w = g.x1 - g.x0
     if w < 8:
         return None
     ink = (g.mask > 0).sum(axis=0)
     lo, hi = int(w * 0.3), int(w * 0.7) + 1
-    at = lo + int(np.argmin(ink[lo:hi]))
-    left, right = g.mask[:, :at], g.mask[:, at:]
-    if not left.any() or not right.any():
-        return None
-    return Glyph(left.copy(), g.x0, g.x0 + at, g.y0, g.y1), Glyph(right.copy(), g.x0 + at, g.x1,
-                                                                  g.y0, g.y1)
+    return split(g, [lo + int(np.argmin(ink[lo:hi]))])
+
+
+def splits(g: Glyph, n: int) -> list[list[Glyph]]:
+    """Every way of cutting a glyph into ``n`` pieces at its ``cut_points``."""
+    out = []
+    for cuts in itertools.combinations(cut_points(g), n - 1):
+        pieces = split(g, cuts)
+        if pieces is not None:
+            out.append(pieces)
+    return out
+
+
+def digits_in(g: Glyph, median_w: float, median_h: float) -> tuple[int, bool]:
+    """How many digits a glyph's width says it holds, in the hand's digit widths (the
+    median glyph's, or a digit's for the median height where most glyphs are digits that
+    touch), and whether it may be more than one."""
+    w, h = g.x1 - g.x0, g.y1 - g.y0
+    if median_h and h < DIGIT_HIGH * median_h:
+        return 1, False  # a dash, a stroke
+    unit = min(median_w or w, DIGIT_ASPECT * median_h) if median_h else median_w
+    if unit <= 0:
+        return 1, False
+    r = w / unit
+    if w < WIDER_THAN_HIGH * h:  # a wide single digit (a 0, a 4) is seldom wider than high
+        return 1, r >= MAYBE_TWO
+    n = 3 if r >= THREE else 2 if r >= TWO else 1
+    return n, r >= MAYBE_TWO
 
 
 def count_marks(gs: list[Glyph]) -> int:

@@ -39,6 +39,7 @@ class Row:
     kind: Kind
     field: Box | TotalField | None = None
     game: int | None = None  # back: the GAME #n row (0-based)
+    optional: bool = False  # a row some designs print and others do not (never on our pad)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,14 @@ FRONT_ROWS: tuple[Row, ...] = (
     Row("TOTAL Of Upper", "->", Kind.TOTAL, _T.UPPER_TOTAL_REPEAT),
     Row("GRAND TOTAL", "->", Kind.TOTAL, _T.GRAND_TOTAL),
 )
+
+# The rows a pad of another design may have, in order: ours, and the official pad's
+# "SCORE 100 PER ✓" line under YAHTZEE BONUS, where the bonus points are written.
+POINTS_ROW = Row("YAHTZEE BONUS SCORE", "SCORE 100 PER CHECK", Kind.TOTAL, _T.YAHTZEE_BONUS,
+                 optional=True)
+_MARKS_AT = next(i for i, r in enumerate(FRONT_ROWS) if r.kind is Kind.MARKS)
+ANY_FRONT_ROWS: tuple[Row, ...] = (*FRONT_ROWS[: _MARKS_AT + 1], POINTS_ROW,
+                                   *FRONT_ROWS[_MARKS_AT + 1:])
 
 BACK_ROWS: tuple[Row, ...] = (
     Row("NAMES OF PLAYERS", "", Kind.NAME),

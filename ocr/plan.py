@@ -6,8 +6,9 @@ A pad photographed from afar is planned again from the photo's full resolution.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 
 import cv2
@@ -16,7 +17,7 @@ from PIL import Image
 
 from . import geometry, table_layout
 from .geometry import flatten
-from .glyphs import Glyph, glyphs, ink_mask
+from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side, field_key, game_index
 from .result import BLANK, MARKS, NUMBER, TEXT, ScanError
 from .tesseract import Engine, OcrEngineError
@@ -27,6 +28,8 @@ STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is n
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MIN_CELL = 10  # a value cell's inner size (card pixels) below this is not a real cell
 ZOOM_BELOW = 0.6  # a card warped up from less than this share of its size is re-planned
+CORNERS_OUTSIDE = 0.03  # marked corners may lie this share of the photo's size outside it
+CORNERS_MIN_AREA = 0.01  # ... and must enclose at least this share of the photo
 
 
 @dataclass
@@ -43,8 +46,12 @@ class Cell:
     kind: str
     tess_index: int | None = None
     probs: np.ndarray | None = None
-    alts: list[np.ndarray] = dc_field(default_factory=list)
+    alts: list[np.ndarray] = dc_field(default_factory=list)  # other segmentations' probabilities
+    priors: list[float] = dc_field(default_factory=list)  # ... and how likely each is a priori
+    whole: np.ndarray | None = None  # the glyphs as cut, unsplit (a lone scratch mark: a zero)
+    whole_at: int = 0
     wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
+    unsure_ink: bool = False  # faint ink read, or ink cut by the cell's edge
 
     @property
     def field(self) -> str:
@@ -68,6 +75,7 @@ class Plan:
     to_work: np.ndarray  # 3x3 homography: card pixels -> working image pixels
     name_crop: np.ndarray | None  # front: where the player's name is written
     name_rect: tuple[int, int, int, int] | None  # ... in card pixels (front)
+    marked: bool = False  # planned from corners a person marked, not from a search
 
 
 
@@ -82,6 +90,46 @@ def work_gray(rgb: Image.Image) -> tuple[np.ndarray, float]:
     if min(gray.shape) < 200:
         raise ScanError("not_a_pad", "the image is too small to hold a readable pad")
     return gray, scale
+
+
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+# four x,y pairs: "x1,y1 x2,y2 x3,y3 x4,y4" or "x1,y1,x2,y2,..." (the API documents this pattern)
+CORNERS_PATTERN = rf"^ *{_NUMBER}(?: *[, ] *{_NUMBER}){{7}} *$"
+CORNERS_SYNTAX = '"x1,y1 x2,y2 x3,y3 x4,y4" (or x1,y1,x2,y2,x3,y3,x4,y4)'
+
+
+def parse_corners(text: str) -> list[tuple[float, float]]:
+    """Four corners written as text (pixels of the upright photo) -> four (x, y) points."""
+    if not re.match(CORNERS_PATTERN, text):
+        raise ScanError("bad_corners", f"corners must be four x,y pairs in pixels: {CORNERS_SYNTAX}")
+    n = [float(v) for v in re.findall(_NUMBER, text)]
+    return [(n[i], n[i + 1]) for i in range(0, 8, 2)]
+
+
+def check_corners(corners: object, size: tuple[int, int]) -> np.ndarray:
+    """Four marked corners, in any order, checked against a photo of ``size`` (w, h) ->
+    the quadrilateral TL, TR, BR, BL as seen in the photo (float32 4x2)."""
+    try:
+        pts = np.asarray(corners, dtype=np.float64)
+    except (TypeError, ValueError):
+        pts = np.zeros(0)
+    if pts.shape != (4, 2) or not np.isfinite(pts).all():
+        raise ScanError("bad_corners", "give exactly four corners, each an (x, y) point in pixels")
+    w, h = size
+    m = CORNERS_OUTSIDE * max(w, h)
+    if (pts[:, 0] < -m).any() or (pts[:, 0] > w + m).any() or (pts[:, 1] < -m).any() \
+            or (pts[:, 1] > h + m).any():
+        raise ScanError("bad_corners", f"a corner lies outside the photo ({w}x{h} pixels, "
+                                       f"counted in the photo turned upright)")
+    quad = geometry.order_corners(pts)
+    if not geometry.is_convex(quad):
+        raise ScanError("bad_corners", "the four corners do not make a convex quadrilateral "
+                                       "(three of them on a line, or one inside the others)")
+    if cv2.contourArea(quad) < CORNERS_MIN_AREA * w * h:
+        raise ScanError("bad_corners", "the corners enclose too little of the photo "
+                                       f"(at least {CORNERS_MIN_AREA:.0%} of it)")
+    return quad
+
 
 def template_cells(rgb: Image.Image) -> tuple[Side, list[Cell]]:
     """Our own pad's cells in a photo, cut at the template's layout (no other design, no OCR):
@@ -102,12 +150,15 @@ class Planner:
         self.read_labels = read_labels
 
     # -- geometry
-    def plan_photo(self, rgb: Image.Image) -> tuple[Plan, np.ndarray]:
+    def plan_photo(self, rgb: Image.Image, corners: object = None) -> tuple[Plan, np.ndarray]:
         """The plan, and the homography from its card to the photo's own pixels.
 
         A big photo is searched at WORK_SIDE; when the pad is small in it (photographed
         from afar), its cells would be cut from too few pixels, so the pad's part of the
-        full-resolution photo is planned again (``ZOOM_BELOW``)."""
+        full-resolution photo is planned again (``ZOOM_BELOW``).  With ``corners`` (four
+        points marked by a person, ``check_corners``) there is no search: see ``_marked``."""
+        if corners is not None:
+            return self._marked(rgb, check_corners(corners, rgb.size))
         gray, scale = work_gray(rgb)
         try:
             plan: Plan | None = self.plan_gray(gray)
@@ -154,6 +205,32 @@ class Planner:
         to_photo = np.array([[1 / scale, 0, box[0]], [0, 1 / scale, box[1]], [0, 0, 1]]) @ plan.to_work
         return plan, to_photo
 
+    def _marked(self, rgb: Image.Image, quad: np.ndarray) -> tuple[Plan, np.ndarray]:
+        """The plan of the pad whose corners were marked (``quad``, photo pixels).
+
+        The photo is taken at the scale the search would read it at (WORK_SIDE, or about
+        the card's size for a pad small in a big photo), around the quadrilateral.  Our
+        own pad: the quadrilateral's quarter turn and side by the template, its edges moved
+        onto the printed frame nearby (``geometry.fit_marked``); another design: the ruled
+        table inside the quadrilateral (with a margin), as ``table_layout`` finds it."""
+        w, h = rgb.size
+        side = _quad_side(quad)
+        scale = min(1.0, WORK_SIDE / max(w, h))
+        if side * scale < ZOOM_BELOW * CARD_H:  # small in a big photo: as the zoom reads it
+            scale = min(1.0, 1.1 * CARD_H / side)
+        m = (geometry.RECT_MARGIN + 0.02) * side
+        x0, y0 = np.floor(quad.min(axis=0) - m).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0) + m).astype(int)
+        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
+        full = np.asarray(rgb.crop(box).convert("L"))
+        gray = full if scale == 1.0 else cv2.resize(
+            full, (max(1, round(full.shape[1] * scale)), max(1, round(full.shape[0] * scale))),
+            interpolation=cv2.INTER_AREA)
+        marked = ((quad - np.array(box[:2], np.float32)) * scale).astype(np.float32)
+        plan = self.plan_gray(gray, marked)
+        to_photo = np.array([[1 / scale, 0, box[0]], [0, 1 / scale, box[1]], [0, 0, 1]]) @ plan.to_work
+        return plan, to_photo
+
     def _template_plan(self, gray: np.ndarray, match: geometry.Match) -> Plan:
         card = flatten(geometry.warp(gray, match.quad))
         g = FRONT if match.side is Side.FRONT else BACK
@@ -184,6 +261,9 @@ class Planner:
                     raise ScanError("not_a_pad", "the pad's rows and columns could not be made "
                                                  "out (a cell of the table is too small)")
                 cells.append(make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
+        for r, row in t.rows:
+            if row.kind is Kind.MARKS:
+                _without_print([c for c in cells if c.r == r])
         name_crop = None
         if t.side is Side.FRONT and t.name_rect is not None:
             x0, y0, x1, y1 = t.name_rect
@@ -193,19 +273,31 @@ class Planner:
         return Plan(card, t.side, t.rotation, t.score, "adaptive", cells, t.to_work, name_crop,
                      name_rect)
 
-    def plan_gray(self, gray: np.ndarray) -> Plan:
-        """Our own pad by the template when it matches well; else any pad by its lines and labels."""
-        match = geometry.best_match(gray)
+    def plan_gray(self, gray: np.ndarray, marked: np.ndarray | None = None) -> Plan:
+        """Our own pad by the template when it matches well; else any pad by its lines and labels.
+
+        ``marked``: the pad's corners as a person marked them (TL, TR, BR, BL as seen, in
+        ``gray``): that quadrilateral instead of the ones found, and the ruled table is
+        looked for inside it (with a margin)."""
+        if marked is None:
+            match, where = geometry.best_match(gray), None
+        else:
+            match, where = geometry.fit_marked(gray, marked), [geometry.widened(marked)]
+        plan = self._decide(gray, match, where)
+        return plan if marked is None else replace(plan, marked=True)
+
+    def _decide(self, gray: np.ndarray, match: geometry.Match | None,
+                where: list[np.ndarray] | None) -> Plan:
         if match is not None and match.score >= STRONG_MATCH:
             return self._template_plan(gray, match)
         weak = match if match is not None and match.score >= MIN_MATCH else None
         # the adaptive path reads the printed labels; without it, or without a ruled
         # table, a weak template match is all there is
-        grid = table_layout.find_grid(gray) if self.read_labels else None
+        grid = table_layout.find_grid(gray, where) if self.read_labels else None
         if grid is None:
             if weak is not None:
                 return self._template_plan(gray, weak)
-            raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+            raise _not_a_pad(where)
         try:
             table = table_layout.recognise(gray, grid, self.engine)
         except OcrEngineError:
@@ -223,7 +315,14 @@ class Planner:
         # a ruled table whose labels are not a pad's (or cannot be read)
         if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
-        raise ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+        raise _not_a_pad(where)
+
+
+def _not_a_pad(where: list[np.ndarray] | None) -> ScanError:
+    if where is None:
+        return ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
+    return ScanError("not_a_pad", "no Yahtzee score pad could be made out inside the marked "
+                                  "corners")
 
 
 def cut(card: np.ndarray, g: Grid) -> list[Cell]:
@@ -244,6 +343,8 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
     crop = card[rect[1]: rect[3], rect[0]: rect[2]]
     mask = ink_mask(crop)
     gs = glyphs(mask)
+    # a digit written much lighter than its neighbours is left out of the ink, but known
+    faint = faint_ink(crop, mask) if gs and row.kind is not Kind.MARKS else None
     if not gs:
         kind = BLANK
     elif row.kind is Kind.MARKS:
@@ -252,7 +353,56 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
         kind = TEXT
     else:
         kind = NUMBER
-    return Cell(row, r, c, rect, crop, mask, gs, kind)
+    cell = Cell(row, r, c, rect, crop, mask, gs, kind)
+    # a glyph cut by the cell's edge may have lost a digit beyond it; a faint one may be
+    # read wrong: either way only the pad's sums can make the reading confident
+    cell.unsure_ink = faint is not None or clipped(mask)
+    return cell
+
+
+PRINT_COLUMNS = 4  # a row needs this many cells before what they all show is print
+PRINT_SHIFT = (4, 10)  # how far (y, x pixels) a printed mark may sit off from cell to cell
+PRINT_SPREAD = np.ones((5, 5), np.uint8)  # ... and still, once laid on each other
+
+
+def _without_print(row: list[Cell]) -> None:
+    """What every cell of a row shows is printed (the official pad's check boxes in
+    YAHTZEE BONUS), not written.  The row's print is, pixel by pixel, the lightest of its
+    cells but one once they are laid on each other (a mark a player wrote is missing from
+    at least two cells); each cell's ink is then what is darker than that print."""
+    if len(row) < PRINT_COLUMNS or min(c.crop.shape[0] for c in row) < MIN_CELL:
+        return
+    h = max(c.crop.shape[0] for c in row)
+    w = max(c.crop.shape[1] for c in row)
+    paper = [float(np.percentile(c.crop, 90)) for c in row]
+    crops = [np.pad(c.crop.astype(np.float32) / max(bg, 1.0),
+                    ((0, h - c.crop.shape[0]), (0, w - c.crop.shape[1])), constant_values=1.0)
+             for c, bg in zip(row, paper, strict=True)]
+    sy, sx = PRINT_SHIFT
+    ref = np.pad(1.0 - crops[0], ((sy, sy), (sx, sx)))
+    shifts = []
+    for crop in crops:
+        score = cv2.matchTemplate(ref, 1.0 - crop, cv2.TM_CCOEFF_NORMED)
+        _, _, _, (dx, dy) = cv2.minMaxLoc(score)
+        shifts.append((dy - sy, dx - sx))
+    laid = []
+    for crop, (dy, dx) in zip(crops, shifts, strict=True):
+        canvas = np.full((h + 2 * sy, w + 2 * sx), np.nan, np.float32)
+        canvas[sy + dy: sy + dy + h, sx + dx: sx + dx + w] = cv2.erode(crop, PRINT_SPREAD)
+        laid.append(canvas)
+    stack = np.stack(laid)
+    cover = np.sum(~np.isnan(stack), axis=0)
+    # the second lightest: one cell laid a pixel off does not take the print away
+    lightest = np.sort(np.where(np.isnan(stack), -1.0, stack), axis=0)[-2]
+    printed = np.where(cover >= PRINT_COLUMNS - 1, lightest, 1.0)
+    for c, crop, (dy, dx) in zip(row, crops, shifts, strict=True):
+        ch, cw = c.crop.shape
+        own = printed[sy + dy: sy + dy + h, sx + dx: sx + dx + w][:ch, :cw]
+        rest = np.clip(crop[:ch, :cw] / np.maximum(own, 0.05), 0.0, 1.0)
+        c.mask = ink_mask((rest * 255).astype(np.uint8))
+        c.glyphs = glyphs(c.mask)
+        if not c.glyphs:
+            c.kind = BLANK
 
 
 def _card_quad(plan: Plan) -> np.ndarray:

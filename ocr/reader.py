@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -25,15 +26,18 @@ from scorepad.rules import RuleSet, get_rules
 from . import cnn, writer
 from . import digits as dg
 from .assemble import back_sheet, front_sheet
-from .cellread import anchors, classifier_sure, name_prep, prep_for_ocr, read_cell, read_name
+from .cellread import ALT_PENALTY, anchors, classifier_sure, name_prep, prep_for_ocr, read_cell, read_name
 from .crosscheck import cross_check
 from .decode import MAX_DIGITS
-from .glyphs import WIDE, ink_mask, join, split
+from .geometry import order_corners
+from .glyphs import Glyph, digits_in, halves, ink_mask, join, splits
 from .layout import Side
 from .loading import MAX_BYTES, MAX_PIXELS, load_image
-from .plan import Cell, Planner
+from .plan import Cell, Plan, Planner
 from .result import NUMBER, TEXT, ScanResult
 from .tesseract import Engine, OcrText, TesseractEngine
+
+MAX_SPLIT = 3  # a glyph is cut into at most this many touching digits
 
 
 class Reader:
@@ -55,12 +59,18 @@ class Reader:
         # the adaptive layout path reads printed labels with tesseract
         self.planner = Planner(self.engine, read_labels=use_tesseract)
 
-    def scan(self, data: bytes, *, rules: str | RuleSet | dict[str, Any] | None = None) -> ScanResult:
-        """Read one photo; raises ScanError (the photo) or OcrEngineError (tesseract)."""
+    def scan(self, data: bytes, *, rules: str | RuleSet | dict[str, Any] | None = None,
+             corners: Sequence[Sequence[float]] | None = None) -> ScanResult:
+        """Read one photo; raises ScanError (the photo) or OcrEngineError (tesseract).
+
+        ``corners``: the pad's four corners marked by a person, (x, y) in the pixels of the
+        photo turned upright (as ``load_image`` returns it), in any order; the pad is then
+        not searched for (``bad_corners`` when they are not four points around a part of
+        the photo)."""
         t0 = time.perf_counter()
         rs = get_rules(rules)
         img = load_image(data, max_bytes=self.max_bytes, max_pixels=self.max_pixels)
-        plan, to_photo = self.planner.plan_photo(img)
+        plan, to_photo = self.planner.plan_photo(img, corners)
 
         def photo_box(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
             x0, y0, x1, y1 = rect
@@ -99,29 +109,47 @@ class Reader:
             sheet = back_sheet(reads)
         return ScanResult(sheet, plan.side, reads, (plan.rotation * 90) % 360, plan.score,
                           time.perf_counter() - t0, self.engine.name if self.use_tesseract else "none",
-                          plan.layout)
+                          plan.layout, _photo_corners(plan, to_photo, img.size), plan.marked)
 
     def _classify(self, cells: list[Cell], model: dg.Classifier, rules: RuleSet) -> None:
         """Every glyph of the photo in one batch, with the alternative segmentations: two
         neighbours as one glyph, one wide glyph as two touching digits."""
         batch: list[np.ndarray] = []
         spans: list[tuple[Cell, int, int, int]] = []
-        widths = [g.x1 - g.x0 for c in cells if c.kind == NUMBER for g in c.glyphs]
-        median_w = float(np.median(widths)) if widths else 0.0
+        glyphs = [g for c in cells if c.kind == NUMBER for g in c.glyphs]
+        median_w = float(np.median([g.x1 - g.x0 for g in glyphs])) if glyphs else 0.0
+        median_h = float(np.median([g.y1 - g.y0 for g in glyphs])) if glyphs else 0.0
         for cell in cells:
             if cell.kind != NUMBER:
                 continue
             gs = cell.glyphs
-            groups = [gs] + [[*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]]
-                             for i in range(len(gs) - 1)]
+            # (segmentation, prior): as written, two neighbours as one glyph, a glyph as
+            # two or three digits that touch (as likely as whole when its shape says so)
+            groups: list[tuple[list[Glyph], float]] = [(gs, 1.0)]
+            groups += [([*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]], ALT_PENALTY)
+                       for i in range(len(gs) - 1)]
             for i, g in enumerate(gs):
-                halves = split(g) if g.x1 - g.x0 > WIDE * median_w else None
-                if halves is not None and len(gs) < MAX_DIGITS:
-                    cell.wide = True
-                    groups.append([*gs[:i], *halves, *gs[i + 1:]])
-            for k, grp in enumerate(groups):
+                n, maybe = digits_in(g, median_w, median_h)
+                if not maybe:
+                    continue
+                cell.wide = True  # only the pad's sums can make such a cell confident
+                # surely several: every cut into as many (or one more or fewer) pieces;
+                # perhaps two: the one cut at the thinnest column of its middle
+                ways = ([p for m in range(2, min(n + 1, MAX_SPLIT, MAX_DIGITS - len(gs) + 1) + 1)
+                         for p in splits(g, m)] if n > 1 else [p for p in [halves(g)] if p])
+                for pieces in ways:
+                    groups.append(([*gs[:i], *pieces, *gs[i + 1:]],
+                                   1.0 if len(pieces) == n else ALT_PENALTY))
+            # the likeliest first: its probabilities are the cell's own (``probs``)
+            order = sorted(range(len(groups)), key=lambda k: -groups[k][1])
+            for k, at in enumerate(order):
+                grp, prior = groups[at]
                 spans.append((cell, k, len(batch), len(batch) + len(grp)))
                 batch += [gl.mask for gl in grp]
+                if k:
+                    cell.priors.append(prior)
+                if at == 0:
+                    cell.whole_at = k
         embed = getattr(model, "classify_embed", None) if self.adapt else None
         if embed is not None and batch:
             probs, feats = embed(batch)
@@ -133,6 +161,8 @@ class Reader:
                 cell.probs = probs[a:b]
             else:
                 cell.alts.append(probs[a:b])
+            if k == cell.whole_at:
+                cell.whole = probs[a:b]
 
     def _asks_tesseract(self, cell: Cell, rules: RuleSet) -> bool:
         if cell.kind == TEXT:
@@ -142,7 +172,19 @@ class Reader:
         return not self.use_classifier or self.tesseract_all or not classifier_sure(cell, rules)
 
 
+def _photo_corners(plan: Plan, to_photo: np.ndarray, size: tuple[int, int]) -> list[list[int]]:
+    """The corners of the card the cells were cut from, in the photo (within it), as seen."""
+    h, w = plan.card.shape[:2]
+    card = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32)
+    quad = order_corners(cv2.perspectiveTransform(card, to_photo).reshape(4, 2))
+    return [[int(round(min(max(float(x), 0.0), size[0]))), int(round(min(max(float(y), 0.0), size[1])))]
+            for x, y in quad]
+
+
 def scan_image(data: bytes, *, rules: str | RuleSet | dict[str, Any] | None = None,
-               engine: Engine | None = None) -> ScanResult:
-    """Read a photo of a pad (front or back). Raises ScanError with a stable ``code``."""
-    return Reader(engine).scan(data, rules=rules)
+               engine: Engine | None = None,
+               corners: Sequence[Sequence[float]] | None = None) -> ScanResult:
+    """Read a photo of a pad (front or back). Raises ScanError with a stable ``code``.
+
+    ``corners``: the pad's four corners, when a person marked them (see ``Reader.scan``)."""
+    return Reader(engine).scan(data, rules=rules, corners=corners)

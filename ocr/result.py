@@ -74,6 +74,10 @@ class ScanResult:
     seconds: float
     engine: str
     layout: str = "template"  # how the cells were found: "template" (our pad) or "adaptive"
+    # the pad's corners the reader used, in the upright photo's pixels (TL, TR, BR, BL as
+    # seen in the photo): found, or moved onto the printed frame from those a person marked
+    corners: list[list[int]] | None = None
+    corners_given: bool = False  # the corners were marked by a person (no search)
 
     def counts(self) -> dict[str, int]:
         out = {CONFIDENT: 0, NEEDS_REVIEW: 0, UNREADABLE: 0}
@@ -94,6 +98,8 @@ class ScanResult:
             "match_score": round(self.match_score, 4),
             "engine": self.engine,
             "layout": self.layout,
+            "corners": [list(p) for p in self.corners] if self.corners is not None else None,
+            "corners_given": self.corners_given,
             "seconds": round(self.seconds, 3),
             "counts": self.counts(),
             "cells": [c.to_dict() for c in self.cells],

@@ -6,18 +6,23 @@ in the standard order (Aces ... GRAND TOTAL on the front; NAMES, GAME #1..#6,
 TOTAL OF ALL GAMES on the back):
 
 1. the table: among ``geometry.candidates``, the first quadrilateral whose warp
-   holds a ruled grid (the largest connected web of long lines) with enough
-   rows and columns; the grid's bounding box, mapped back to the photo, is the
-   table's quadrilateral;
+   holds a ruled grid (the connected web of long lines with the most crossings,
+   together with the webs ruled in line with it just above and below: a dark
+   section band interrupts the vertical lines) with enough rows and columns;
+   its outermost points (or, where that finds fewer lines, its bounding box),
+   mapped back to the photo, are the table's quadrilateral;
 2. its lines: horizontal and vertical line maps (morphological opening) ->
    projection profiles -> positions (near duplicates merged); a row twice the
    usual height inside the table is split (a missing or faint line);
 3. which way up: in each quarter turn whose first column is wider than the
-   value columns, the first column's cells are read by tesseract (one batch for
-   all turns); the turn whose labels match the known labels best wins;
-4. rows: a monotone alignment of the table's rows with ``layout.FRONT_ROWS`` /
-   ``BACK_ROWS`` (fuzzy label matching, difflib); unread labels between two
-   matched rows are filled in when the gap has as many rows on both sides;
+   value columns, the first column's cells (and the HOW TO SCORE column's, where
+   there is one) are read by tesseract (one batch for all turns); the turn whose
+   labels match the known labels best wins (``labels``);
+4. rows: a monotone alignment of the table's rows with ``layout.ANY_FRONT_ROWS``
+   (ours, and the official pad's SCORE 100 PER ✓ line) / ``BACK_ROWS`` (fuzzy
+   label matching, difflib); unread labels between two matched rows are filled
+   in when the gap has as many rows on both sides (rows a design may leave out
+   aside);
 5. columns: front - the six rightmost columns (of roughly equal width) are the
    games, anything between the label column and them (HOW TO SCORE) is
    ignored; back - the columns after the label column are the players.
@@ -25,8 +30,6 @@ TOTAL OF ALL GAMES on the back):
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,112 +37,13 @@ import cv2
 import numpy as np
 
 from . import geometry
-from .layout import BACK_ROWS, FRONT_ROWS, GAMES, Kind, Row, Side
+from .labels import align, label_image
+from .layout import ANY_FRONT_ROWS, BACK_ROWS, GAMES, Kind, Row, Side
 from .tesseract import Engine, OcrText
 
-MATCH_AT = 0.62  # label similarity that counts as a match
 MIN_ROWS = {Side.FRONT: 8, Side.BACK: 4}  # matched labels needed to accept a table
 FRONT_ROW_H = 50  # the card is scaled so that a front row is this high (as our pad)
 BACK_COL_W = 120  # ... and a back value column this wide
-
-# Other ways pads word the labels (normalised: lower case, letters and digits).
-_ALIASES: dict[str, tuple[str, ...]] = {
-    "UPPER SECTION": ("upper section",),
-    "Aces = 1": ("aces", "ones", "aces 1"),
-    "Twos = 2": ("twos", "twos 2"),
-    "Threes = 3": ("threes", "threes 3"),
-    "Fours = 4": ("fours", "fours 4"),
-    "Fives = 5": ("fives", "fives 5"),
-    "Sixes = 6": ("sixes", "sixes 6"),
-    "TOTAL SCORE": ("total score", "total score upper", "subtotal"),
-    "BONUS": ("bonus", "bonus 35", "upper bonus"),
-    "TOTAL Of Upper": ("total of upper section", "total of upper", "total upper", "total"),
-    "LOWER SECTION": ("lower section",),
-    "3 of a kind": ("3 of a kind", "three of a kind", "3 kind"),
-    "4 of a kind": ("4 of a kind", "four of a kind", "4 kind"),
-    "Full House": ("full house",),
-    "Sm. Straight": ("sm straight", "small straight", "sm str"),
-    "Lg. Straight": ("lg straight", "large straight", "lg str"),
-    "YAHTZEE": ("yahtzee",),
-    "Chance": ("chance",),
-    "YAHTZEE BONUS": ("yahtzee bonus", "bonus yahtzee"),
-    "TOTAL Of Lower": ("total of lower section", "total of lower", "total lower"),
-    "GRAND TOTAL": ("grand total",),
-    "NAMES OF PLAYERS": ("names of players", "players names", "player names", "names", "name",
-                         "players"),
-    "TOTAL OF ALL GAMES": ("total of all games", "total all games", "total"),
-    **{f"GAME #{g + 1}": (f"game {g + 1}", f"game no {g + 1}", f"game {g + 1} score")
-       for g in range(GAMES)},
-}
-
-
-def normalise(text: str) -> str:
-    t = text.lower().replace("#", " ").replace("&", " ")
-    t = re.sub(r"[^a-z0-9]+", " ", t)
-    return re.sub(r"\s+", " ", t).strip()
-
-
-def similarity(text: str, row: Row) -> float:
-    """How well a read label matches a row of the standard pad, 0..1."""
-    t = normalise(text)
-    if len(t) < 3:
-        return 0.0
-    best = 0.0
-    for alias in _ALIASES.get(row.label, (normalise(row.label),)):
-        r = difflib.SequenceMatcher(None, t, alias).ratio()
-        if len(t) > len(alias) + 2:  # extra printed words ("Aces = 1", "Count and add...")
-            r = max(r, 0.95 * difflib.SequenceMatcher(None, t[: len(alias)], alias).ratio())
-        best = max(best, r)
-    return best
-
-
-def align(texts: Sequence[str], rows: Sequence[Row]) -> tuple[dict[int, int], float, int]:
-    """Table rows -> template rows, in order: (mapping, summed similarity, matched labels).
-
-    A monotone alignment (dynamic programming) of the labels as read; rows whose
-    label was not read are filled in between two matched rows when the gap holds
-    as many rows in the table as in the template (or as many as the template's
-    non-header rows), and outward from the first and last matched rows.
-    """
-    n, m = len(texts), len(rows)
-    sim = np.array([[similarity(t, r) for r in rows] for t in texts]) if n else np.zeros((0, m))
-    best = np.zeros((n + 1, m + 1))
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            s = sim[i - 1, j - 1]
-            diag = best[i - 1, j - 1] + s if s >= MATCH_AT else -1.0
-            best[i, j] = max(best[i - 1, j], best[i, j - 1], diag)
-    anchors: list[tuple[int, int]] = []
-    i, j = n, m
-    while i > 0 and j > 0:
-        s = sim[i - 1, j - 1]
-        if s >= MATCH_AT and best[i, j] == best[i - 1, j - 1] + s:
-            anchors.append((i - 1, j - 1))
-            i, j = i - 1, j - 1
-        elif best[i, j] == best[i - 1, j]:
-            i -= 1
-        else:
-            j -= 1
-    anchors.reverse()
-    mapping = dict(anchors)
-    total = float(sum(sim[a, b] for a, b in anchors))
-    for (i0, j0), (i1, j1) in zip(anchors, anchors[1:], strict=False):
-        gap_t = list(range(i0 + 1, i1))
-        gap_m = list(range(j0 + 1, j1))
-        if len(gap_t) == len(gap_m):
-            mapping.update(zip(gap_t, gap_m, strict=True))
-        else:
-            fields = [k for k in gap_m if rows[k].kind is not Kind.HEADER]
-            if len(gap_t) == len(fields):
-                mapping.update(zip(gap_t, fields, strict=True))
-    if anchors:
-        (i0, j0), (i1, j1) = anchors[0], anchors[-1]
-        for k in range(1, min(i0, j0) + 1):
-            mapping[i0 - k] = j0 - k
-        for k in range(1, min(n - 1 - i1, m - 1 - j1) + 1):
-            mapping[i1 + k] = j1 + k
-    return mapping, total, len(anchors)
-
 
 # ------------------------------------------------------------------ lines
 
@@ -208,9 +112,77 @@ def _side_lengths(q: np.ndarray) -> tuple[int, int]:
     return max(int(w), 50), max(int(h), 50)
 
 
-def find_grid(gray: np.ndarray) -> Grid | None:
-    """The ruled table: the first candidate quadrilateral that holds a grid of lines."""
-    for quad in geometry.candidates(gray):
+SECTION_GAP = 0.2  # webs this close above or below (share of the table's height) are one table
+SECTION_OVERLAP = 0.05  # ... overlapping it by at most this much (a frame around it is not)
+
+
+def _whole_table(stats: np.ndarray, best: int, n: int) -> list[int]:
+    """The web ``best`` together with the webs ruled in line with it above and below: a
+    dark section band (LOWER SECTION printed white on black) or a printed header interrupts
+    the vertical lines, so one table shows as several webs."""
+    x, y, bw, bh = (int(v) for v in stats[best, :4])
+    parts = [best]
+    others = sorted(range(1, n), key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))[:8]
+    grown = True
+    while grown:
+        grown = False
+        for i in others:
+            ox, oy, ow, oh = (int(v) for v in stats[i, :4])
+            if i in parts or (ox >= x and oy >= y and ox + ow <= x + bw and oy + oh <= y + bh):
+                continue
+            overlap = min(x + bw, ox + ow) - max(x, ox)
+            gap = max(oy - (y + bh), y - (oy + oh))  # above or below, not around (a frame)
+            if (overlap >= 0.85 * max(bw, ow) and oh >= 0.1 * bh
+                    and -SECTION_OVERLAP * bh <= gap <= SECTION_GAP * max(bh, oh)):
+                x0, y0 = min(x, ox), min(y, oy)
+                x, y, bw, bh = x0, y0, max(x + bw, ox + ow) - x0, max(y + bh, oy + oh) - y0
+                parts.append(i)
+                grown = True
+    return parts
+
+
+def _table_warp(gray: np.ndarray, tquad: np.ndarray
+                ) -> tuple[np.ndarray, list[int], list[int], np.ndarray]:
+    """The table warped upright from its quadrilateral (with a little margin, so the outer
+    lines are inside), its lines, and the warp's own corners in ``gray``."""
+    tw, th = _side_lengths(tquad)
+    pad = 4
+    dst = np.array([[pad, pad], [tw + pad, pad], [tw + pad, th + pad], [pad, th + pad]],
+                   np.float32)
+    mt = cv2.getPerspectiveTransform(tquad.astype(np.float32), dst)
+    twarp = cv2.warpPerspective(gray, mt, (tw + 2 * pad, th + 2 * pad), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    twarp = geometry.flatten(twarp)
+    xs, ys = _lines(twarp)
+    full = cv2.perspectiveTransform(
+        np.array([[[0, 0]], [[tw + 2 * pad, 0]], [[tw + 2 * pad, th + 2 * pad]],
+                  [[0, th + 2 * pad]]], np.float32), np.linalg.inv(mt)).reshape(4, 2)
+    return twarp, xs, ys, full
+
+
+def _box(stats: np.ndarray, parts: list[int]) -> np.ndarray:
+    """The webs' bounding box (warp pixels), as four corners."""
+    x0 = min(int(stats[i, 0]) for i in parts)
+    y0 = min(int(stats[i, 1]) for i in parts)
+    x1 = max(int(stats[i, 0] + stats[i, 2]) for i in parts)
+    y1 = max(int(stats[i, 1] + stats[i, 3]) for i in parts)
+    return np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
+
+
+def _corners(labels: np.ndarray, parts: list[int]) -> np.ndarray:
+    """The table's four corners in its warp: the outermost points of its webs (the warp is
+    near upright, so each corner is the extreme of x + y or x - y), which follows the table
+    under a perspective the paper's outline did not quite give."""
+    ys, xs = np.nonzero(np.isin(labels, parts))
+    s, d = xs + ys, xs - ys
+    pick = [int(np.argmin(s)), int(np.argmax(d)), int(np.argmax(s)), int(np.argmin(d))]
+    return np.array([[[xs[i], ys[i]]] for i in pick], np.float32)
+
+
+def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid | None:
+    """The ruled table: the first candidate quadrilateral (or of ``quads``, e.g. where a
+    person marked the pad) that holds a grid of lines."""
+    for quad in geometry.candidates(gray) if quads is None else quads:
         w, h = _side_lengths(quad)
         warp = geometry.warp(gray, quad, (w, h))
         hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
@@ -229,26 +201,16 @@ def find_grid(gray: np.ndarray) -> Grid | None:
                 best_web, most = i, nh * nv
         if most < 3 * 5:
             continue
-        x, y, bw, bh = (int(v) for v in stats[best_web, :4])
-        # the grid's box, back in the working image: the table's own quadrilateral
+        parts = _whole_table(stats, best_web, n)
+        # the grid's corners, back in the working image: the table's own quadrilateral; its
+        # outermost points follow a perspective the paper's outline did not quite give, its
+        # box is the fallback where a stray mark made an outermost point (the most lines wins)
         m = cv2.getPerspectiveTransform(
             np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad.astype(np.float32))
-        box = np.array([[[x, y]], [[x + bw, y]], [[x + bw, y + bh]], [[x, y + bh]]], np.float32)
-        tquad = cv2.perspectiveTransform(box, m).reshape(4, 2)
-        tw, th = _side_lengths(tquad)
-        # a little margin so the outer lines are inside the warp
-        pad = 4
-        dst = np.array([[pad, pad], [tw + pad, pad], [tw + pad, th + pad], [pad, th + pad]],
-                       np.float32)
-        mt = cv2.getPerspectiveTransform(tquad, dst)
-        twarp = cv2.warpPerspective(gray, mt, (tw + 2 * pad, th + 2 * pad), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE)
-        twarp = geometry.flatten(twarp)
-        xs, ys = _lines(twarp)
+        found = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2))
+                 for box in (_corners(labels, parts), _box(stats, parts))]
+        twarp, xs, ys, full = max(found, key=lambda f: len(f[1]) * len(f[2]))
         if len(xs) >= 3 and len(ys) >= 5:
-            full = cv2.perspectiveTransform(
-                np.array([[[0, 0]], [[tw + 2 * pad, 0]], [[tw + 2 * pad, th + 2 * pad]],
-                          [[0, th + 2 * pad]]], np.float32), np.linalg.inv(mt)).reshape(4, 2)
             return Grid(twarp, xs, ys, full)
     return None
 
@@ -278,41 +240,6 @@ def plausible_turns(g: Grid) -> list[int]:
         if widths[0] >= 1.2 * float(np.median(widths[-min(GAMES, len(widths) - 1):])):
             out.append(k)
     return out or [0, 1, 2, 3]
-
-
-def label_image(cell: np.ndarray) -> np.ndarray:
-    """A printed label cell -> dark text on white, cropped to the text, about 40 px high."""
-    h, w = cell.shape
-    my, mx = max(2, h // 10), max(2, h // 10)
-    cell = cell[my: h - my, mx: w - mx]
-    if cell.size == 0:
-        return np.full((40, 40), 255, np.uint8)
-    bg = float(np.percentile(cell, 90)) or 255.0
-    ink = (cell.astype(np.float32) < 0.75 * bg).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    ch, cw = ink.shape
-    keep = np.zeros(n, bool)
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        touches = x == 0 or y == 0 or x + bw >= cw or y + bh >= ch
-        if area >= 4 and not (touches and (bw > 0.5 * cw or bh > 0.8 * ch)):
-            keep[i] = True
-    mask = keep[labels]
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        return np.full((40, 40), 255, np.uint8)
-    y0, y1 = max(int(ys.min()) - 2, 0), min(int(ys.max()) + 3, ch)
-    x0, x1 = max(int(xs.min()) - 2, 0), min(int(xs.max()) + 3, cw)
-    # grey levels (tesseract binarises better than a fixed threshold), ruled lines whitened
-    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    norm = np.clip(cell.astype(np.float32) / bg * 255.0, 0, 255)
-    norm[~near] = 255
-    out: np.ndarray = norm[y0:y1, x0:x1].astype(np.uint8)
-    th = y1 - y0
-    scale = 40.0 / max(th, 1) if th < 0.45 * ch else 64.0 / max(th, 1)
-    out = cv2.resize(out, (max(1, int((x1 - x0) * scale)), max(1, int(th * scale))),
-                     interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
-    return cv2.copyMakeBorder(out, 16, 16, 20, 20, cv2.BORDER_CONSTANT, value=255)
 
 
 @dataclass
@@ -346,6 +273,15 @@ def _value_cols(xs: list[int], side: Side) -> list[int] | None:
     return list(range(len(widths) - GAMES, len(widths)))
 
 
+def _has_hints(xs: Sequence[int]) -> bool:
+    """A HOW TO SCORE column: a second column as wide as the label column's kind, before
+    six game columns."""
+    widths = np.diff(xs)
+    if len(widths) < GAMES + 2:
+        return False
+    return bool(widths[1] >= 1.2 * float(np.median(widths[-GAMES:])))
+
+
 def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  ONE ``engine.read_batch`` call."""
@@ -358,15 +294,19 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
         xs, ys = turned(g.xs, g.ys, w, h, k)
         ys = regularise(ys)
         a = len(crops)
+        # the label column, and the HOW TO SCORE column where the pad has one
+        columns = [0, 1] if _has_hints(xs) else [0]
         for r in range(len(ys) - 1):
-            crops.append(label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]))
+            crops += [label_image(img[ys[r]: ys[r + 1], xs[c]: xs[c + 1]]) for c in columns]
         spans[k] = (a, len(crops), xs, ys)
     texts: list[OcrText] = engine.read_batch(crops) if crops else []
     best: tuple[float, int, Side, dict[int, int], list[str], int] | None = None
     for k, (a, b, xs, _ys) in spans.items():
-        labels = [t.text for t in texts[a:b]]
-        for side, rows in ((Side.FRONT, FRONT_ROWS), (Side.BACK, BACK_ROWS)):
-            mapping, total, matched = align(labels, rows)
+        step = 2 if _has_hints(xs) else 1
+        labels = [t.text for t in texts[a:b:step]]
+        hints = [t.text for t in texts[a + 1:b:step]] if step == 2 else []
+        for side, rows in ((Side.FRONT, ANY_FRONT_ROWS), (Side.BACK, BACK_ROWS)):
+            mapping, total, matched = align(labels, rows, hints if side is Side.FRONT else [])
             if matched < MIN_ROWS[side] or _value_cols(xs, side) is None:
                 continue
             if best is None or total > best[0]:
@@ -374,7 +314,7 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     if best is None:
         return None
     total, k, side, mapping, labels, matched = best
-    rows_t = FRONT_ROWS if side is Side.FRONT else BACK_ROWS
+    rows_t = ANY_FRONT_ROWS if side is Side.FRONT else BACK_ROWS
     xs, ys = spans[k][2], spans[k][3]
     cols = _value_cols(xs, side)
     assert cols is not None

@@ -3,38 +3,31 @@ benchmark and the tests, for photos of any renderer)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
-from ocr.layout import BACK, FRONT, Kind, Side
+from ocr.layout import BACK, FRONT, Kind, Side, field_key
 from ocr.result import BLANK, CONFIDENT, ScanResult
 from scorepad.audit import audit_sheet
-from scorepad.boxes import Box, TotalField
-from scorepad.card import Player, PlayersScores, Sheet
+from scorepad.card import CHECKS_KEY, Player, PlayersScores, Sheet
 from scorepad.readings import ReadStatus
 from scorepad.rules import RuleSet
 
 
-def truth_cells(sheet: Sheet, side: Side) -> dict[tuple[str, int, int | None], int | None]:
-    """(field, column, game) -> the value written there (None: blank)."""
+def truth_cells(sheet: Sheet, side: Side, fields: Collection[str] | None = None
+                ) -> dict[tuple[str, int, int | None], int | None]:
+    """(field, column, game) -> the value written there (None: blank), for every cell of the
+    pad's rows: our own pad's (``FRONT``/``BACK``) or, front, the sheet keys ``fields``."""
     out: dict[tuple[str, int, int | None], int | None] = {}
     if side is Side.FRONT:
         p = sheet.players[0]
+        keys = list(fields) if fields is not None else [field_key(r) for r in FRONT.rows
+                                                       if r.kind is not Kind.HEADER]
         for c in range(FRONT.value_cols):
             game = p.games[c] if c < len(p.games) else None
-            for row in FRONT.rows:
-                if row.kind is Kind.HEADER:
-                    continue
-                v: int | None = None
-                if game is not None:
-                    if row.kind is Kind.MARKS:
-                        v = game.bonus_checks or None
-                        key = "yahtzee_bonus_checks"
-                    elif isinstance(row.field, Box):
-                        v = game.boxes.get(row.field)
-                    elif isinstance(row.field, TotalField):
-                        v = game.totals.get(row.field)
-                key = "yahtzee_bonus_checks" if row.kind is Kind.MARKS else row.field.value  # type: ignore[union-attr]
-                out[(key, c, c)] = v
+            for key in keys:
+                v = game.cell(key) if game is not None else None
+                out[(key, c, c)] = v or None if key == CHECKS_KEY else v
     else:
         for c in range(BACK.value_cols):
             player = sheet.players[c] if c < len(sheet.players) else None
@@ -58,12 +51,13 @@ class Score:
     names: int = 0
     names_right: int = 0
     blank_as_number: int = 0  # a blank cell read as a confident number (a 0 is an accusation)
+    missing: int = 0  # written cells the reader never produced (not flagged either)
     by_digits: dict[int, list[int]] = field(default_factory=dict)  # digits -> [cells, correct]
     errors: list[str] = field(default_factory=list)
 
     def add(self, other: Score) -> None:
         for k in ("cells", "correct", "confident", "silent", "wrong", "wrong_flagged", "sheets",
-                  "sheets_exact", "names", "names_right", "blank_as_number"):
+                  "sheets_exact", "names", "names_right", "blank_as_number", "missing"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         for d, (n, ok) in other.by_digits.items():
             mine = self.by_digits.setdefault(d, [0, 0])
@@ -76,9 +70,21 @@ class Score:
         return ok / n if n else 1.0
 
 
-def score(result: ScanResult, sheet: Sheet, side: Side) -> Score:
-    truth = truth_cells(sheet, side)
+def score(result: ScanResult, sheet: Sheet, side: Side,
+          fields: Collection[str] | None = None) -> Score:
+    """The scan against the truth; a written cell the reader never produced (a row or column
+    it did not find) counts as wrong and unflagged."""
+    truth = truth_cells(sheet, side, fields)
     s = Score(sheets=1)
+    seen = {(c.field, c.column, c.game) for c in result.cells}
+    for key, written in truth.items():
+        if written is not None and key not in seen:
+            s.cells += 1
+            s.wrong += 1
+            s.missing += 1
+            if key[0] != CHECKS_KEY:
+                s.by_digits.setdefault(len(str(written)), [0, 0])[0] += 1
+            s.errors.append(f"{key[0]}[{key[1]}] want {written}: never read (no row or column)")
     for cell in result.cells:
         if cell.field == "name":
             want: str | None = None

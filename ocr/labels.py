@@ -1,0 +1,177 @@
+"""A pad's printed row labels: read labels (and HOW TO SCORE texts) matched with the
+standard rows, and a label cell made ready for tesseract."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from .layout import GAMES, Kind, Row
+
+MATCH_AT = 0.62  # label similarity that counts as a match
+
+# Other ways pads word the labels (normalised: lower case, letters and digits).
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "UPPER SECTION": ("upper section",),
+    "Aces = 1": ("aces", "ones", "aces 1"),
+    "Twos = 2": ("twos", "twos 2"),
+    "Threes = 3": ("threes", "threes 3"),
+    "Fours = 4": ("fours", "fours 4"),
+    "Fives = 5": ("fives", "fives 5"),
+    "Sixes = 6": ("sixes", "sixes 6"),
+    "TOTAL SCORE": ("total score", "total score upper", "subtotal"),
+    "BONUS": ("bonus", "bonus 35", "upper bonus"),
+    "TOTAL Of Upper": ("total of upper section", "total of upper", "total upper", "total"),
+    "LOWER SECTION": ("lower section",),
+    "3 of a kind": ("3 of a kind", "three of a kind", "3 kind"),
+    "4 of a kind": ("4 of a kind", "four of a kind", "4 kind"),
+    "Full House": ("full house",),
+    "Sm. Straight": ("sm straight", "small straight", "sm str"),
+    "Lg. Straight": ("lg straight", "large straight", "lg str"),
+    "YAHTZEE": ("yahtzee",),
+    "Chance": ("chance",),
+    "YAHTZEE BONUS": ("yahtzee bonus", "bonus yahtzee", "yahtzee bonus for each bonus"),
+    "YAHTZEE BONUS SCORE": ("score 100 per", "bonus score 100 per", "100 per", "yahtzee bonus score"),
+    "TOTAL Of Lower": ("total of lower section", "total of lower", "total lower"),
+    "GRAND TOTAL": ("grand total",),
+    "NAMES OF PLAYERS": ("names of players", "players names", "player names", "names", "name",
+                         "players"),
+    "TOTAL OF ALL GAMES": ("total of all games", "total all games", "total"),
+    **{f"GAME #{g + 1}": (f"game {g + 1}", f"game no {g + 1}", f"game {g + 1} score")
+       for g in range(GAMES)},
+}
+
+
+# What the HOW TO SCORE column prints in a row (normalised), where a pad has one.
+_HINTS: dict[str, tuple[str, ...]] = {
+    **{f"{n} = {i + 1}": (f"count and add only {n.lower()}",)
+       for i, n in enumerate(("Aces", "Twos", "Threes", "Fours", "Fives", "Sixes"))},
+    "BONUS": ("score 35", "score 35 if 63 or over"),
+    "3 of a kind": ("add total of all dice",),
+    "4 of a kind": ("add total of all dice",),
+    "Full House": ("score 25",),
+    "Sm. Straight": ("score 30", "sequence of 4 score 30"),
+    "Lg. Straight": ("score 40", "sequence of 5 score 40"),
+    "YAHTZEE": ("score 50", "5 of a kind score 50"),
+    "Chance": ("score total of all 5 dice",),
+    "YAHTZEE BONUS": ("for each bonus", "check for each bonus"),
+    "YAHTZEE BONUS SCORE": ("score 100 per", "score 100 per check"),
+}
+
+
+def normalise(text: str) -> str:
+    t = text.lower().replace("#", " ").replace("&", " ")
+    t = re.sub(r"[^a-z0-9]+", " ", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def similarity(text: str, row: Row, hint: str = "") -> float:
+    """How well a read label (and the HOW TO SCORE text beside it, when the pad has that
+    column) matches a row of the standard pad, 0..1."""
+    best = _similar(normalise(text), _ALIASES.get(row.label, (normalise(row.label),)))
+    if hint:
+        best = max(best, _similar(normalise(hint), _HINTS.get(row.label, ())))
+    return best
+
+
+def _similar(t: str, aliases: Sequence[str]) -> float:
+    if len(t) < 3:
+        return 0.0
+    best = 0.0
+    for alias in aliases:
+        r = difflib.SequenceMatcher(None, t, alias).ratio()
+        if len(t) > len(alias) + 2:  # extra printed words ("Aces = 1", "Count and add...")
+            r = max(r, 0.95 * difflib.SequenceMatcher(None, t[: len(alias)], alias).ratio())
+        best = max(best, r)
+    return best
+
+
+def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = ()
+          ) -> tuple[dict[int, int], float, int]:
+    """Table rows -> template rows, in order: (mapping, summed similarity, matched labels).
+
+    A monotone alignment (dynamic programming) of the labels as read; rows whose
+    label was not read are filled in between two matched rows when the gap holds
+    as many rows in the table as in the template (or as many as the template's
+    non-header rows), and outward from the first and last matched rows.
+    """
+    n, m = len(texts), len(rows)
+    hs = list(hints) or [""] * n
+    sim = (np.array([[similarity(t, r, h) for r in rows] for t, h in zip(texts, hs, strict=True)])
+           if n else np.zeros((0, m)))
+    best = np.zeros((n + 1, m + 1))
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            s = sim[i - 1, j - 1]
+            diag = best[i - 1, j - 1] + s if s >= MATCH_AT else -1.0
+            best[i, j] = max(best[i - 1, j], best[i, j - 1], diag)
+    anchors: list[tuple[int, int]] = []
+    i, j = n, m
+    while i > 0 and j > 0:
+        s = sim[i - 1, j - 1]
+        if s >= MATCH_AT and best[i, j] == best[i - 1, j - 1] + s:
+            anchors.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif best[i, j] == best[i - 1, j]:
+            i -= 1
+        else:
+            j -= 1
+    anchors.reverse()
+    mapping = dict(anchors)
+    total = float(sum(sim[a, b] for a, b in anchors))
+    for (i0, j0), (i1, j1) in zip(anchors, anchors[1:], strict=False):
+        gap_t = list(range(i0 + 1, i1))
+        gap_m = list(range(j0 + 1, j1))
+        # the gap's template rows, then without the rows a design may leave out
+        for keep in (gap_m, [k for k in gap_m if not rows[k].optional],
+                     [k for k in gap_m if rows[k].kind is not Kind.HEADER],
+                     [k for k in gap_m if rows[k].kind is not Kind.HEADER and not rows[k].optional]):
+            if len(gap_t) == len(keep):
+                mapping.update(zip(gap_t, keep, strict=True))
+                break
+    if anchors:
+        (i0, j0), (i1, j1) = anchors[0], anchors[-1]
+        for k in range(1, min(i0, j0) + 1):
+            mapping[i0 - k] = j0 - k
+        for k in range(1, min(n - 1 - i1, m - 1 - j1) + 1):
+            mapping[i1 + k] = j1 + k
+    return mapping, total, len(anchors)
+
+
+def label_image(cell: np.ndarray) -> np.ndarray:
+    """A printed label cell -> dark text on white, cropped to the text, about 40 px high."""
+    h, w = cell.shape
+    my, mx = max(2, h // 10), max(2, h // 10)
+    cell = cell[my: h - my, mx: w - mx]
+    if cell.size == 0:
+        return np.full((40, 40), 255, np.uint8)
+    bg = float(np.percentile(cell, 90)) or 255.0
+    ink = (cell.astype(np.float32) < 0.75 * bg).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    ch, cw = ink.shape
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        touches = x == 0 or y == 0 or x + bw >= cw or y + bh >= ch
+        if area >= 4 and not (touches and (bw > 0.5 * cw or bh > 0.8 * ch)):
+            keep[i] = True
+    mask = keep[labels]
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return np.full((40, 40), 255, np.uint8)
+    y0, y1 = max(int(ys.min()) - 2, 0), min(int(ys.max()) + 3, ch)
+    x0, x1 = max(int(xs.min()) - 2, 0), min(int(xs.max()) + 3, cw)
+    # grey levels (tesseract binarises better than a fixed threshold), ruled lines whitened
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    norm = np.clip(cell.astype(np.float32) / bg * 255.0, 0, 255)
+    norm[~near] = 255
+    out: np.ndarray = norm[y0:y1, x0:x1].astype(np.uint8)
+    th = y1 - y0
+    scale = 40.0 / max(th, 1) if th < 0.45 * ch else 64.0 / max(th, 1)
+    out = cv2.resize(out, (max(1, int((x1 - x0) * scale)), max(1, int(th * scale))),
+                     interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    return cv2.copyMakeBorder(out, 16, 16, 20, 20, cv2.BORDER_CONSTANT, value=255)
