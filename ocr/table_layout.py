@@ -112,6 +112,7 @@ def _side_lengths(q: np.ndarray) -> tuple[int, int]:
     return max(int(w), 50), max(int(h), 50)
 
 
+OUTLINE_MARGIN = 0.03  # share of the outline's size added all round before the grid is sought
 SECTION_GAP = 0.2  # webs this close above or below (share of the table's height) are one table
 SECTION_OVERLAP = 0.05  # ... overlapping it by at most this much (a frame around it is not)
 
@@ -182,7 +183,10 @@ def _corners(labels: np.ndarray, parts: list[int]) -> np.ndarray:
 def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid | None:
     """The ruled table: the first candidate quadrilateral (or of ``quads``, e.g. where a
     person marked the pad) that holds a grid of lines."""
-    for quad in geometry.candidates(gray) if quads is None else quads:
+    for found in geometry.candidates(gray) if quads is None else quads:
+        # a little more than the outline found: under a wide-angle lens a table's edges bow
+        # out past the straight quadrilateral fitted to them
+        quad = geometry.widened(found, OUTLINE_MARGIN) if quads is None else found
         w, h = _side_lengths(quad)
         warp = geometry.warp(gray, quad, (w, h))
         hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
@@ -207,9 +211,9 @@ def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid |
         # box is the fallback where a stray mark made an outermost point (the most lines wins)
         m = cv2.getPerspectiveTransform(
             np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad.astype(np.float32))
-        found = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2))
+        warps = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2))
                  for box in (_corners(labels, parts), _box(stats, parts))]
-        twarp, xs, ys, full = max(found, key=lambda f: len(f[1]) * len(f[2]))
+        twarp, xs, ys, full = max(warps, key=lambda f: len(f[1]) * len(f[2]))
         if len(xs) >= 3 and len(ys) >= 5:
             return Grid(twarp, xs, ys, full)
     return None
