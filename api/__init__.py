@@ -9,8 +9,6 @@ works), then ``test_config``.
 
 from __future__ import annotations
 
-import importlib
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,7 +16,8 @@ from flask import Flask, request
 from flask_smorest import Api
 
 from . import db, errors
-from .limits import limiter
+from .errors import ProblemCode
+from .limits import SCAN_MAX_BYTES, limiter
 
 API_PREFIX = "/api/v1"
 
@@ -34,7 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,  # default: SQLite file scorepad.db in the instance folder
     "AUTO_MIGRATE": True,  # apply Alembic migrations when the app starts
     "MAX_CONTENT_LENGTH": 1_000_000,  # bytes, for every request but /scan
-    "SCAN_MAX_BYTES": 8_000_000,  # bytes, for an image sent to /scan
+    "SCAN_MAX_BYTES": SCAN_MAX_BYTES,  # bytes, for an image sent to /scan
     "MAX_MATCHES_PER_GROUP": 10_000,
     "MAX_VERSIONS_PER_MATCH": 100,
     "RATELIMIT_ENABLED": True,
@@ -68,16 +67,6 @@ def _json_config(app: Flask) -> None:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
 
-def _optional(name: str) -> Any:
-    """Import an optional part of the app; None when it is not there (only that module)."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
-
-
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
@@ -101,19 +90,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "groupToken", {"type": "http", "scheme": "bearer",
                        "description": "the token returned once when the group was created"})
 
-    from . import docs, groups, service
+    from . import analysis, docs, groups, service, web
 
     app.register_blueprint(docs.assets)
     api.register_blueprint(service.blp, url_prefix=API_PREFIX)
     api.register_blueprint(groups.blp, url_prefix=API_PREFIX)
     if app.config["ENABLE_ECHO"]:
         api.register_blueprint(service.echo_blp, url_prefix=API_PREFIX)
-    analysis = _optional("api.analysis")  # the solver's analysis endpoints, when present
-    if analysis is not None and hasattr(analysis, "blp"):
-        api.register_blueprint(analysis.blp, url_prefix=API_PREFIX)
-    web = _optional("api.web")  # the web pages (issue 6), when present
-    if web is not None and hasattr(web, "bp"):
-        app.register_blueprint(web.bp)
+    api.register_blueprint(analysis.blp, url_prefix=API_PREFIX)  # the solver's endpoints
+    app.register_blueprint(web.bp)  # the web pages
 
     @app.before_request
     def _content_type() -> Any:
@@ -124,7 +109,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             has_body = (request.content_length or 0) > 0 or request.headers.get(
                 "Transfer-Encoding", "").lower() == "chunked"
             if has_body and not request.is_json:
-                return errors.problem(415, "UNSUPPORTED_MEDIA_TYPE",
+                return errors.problem(415, ProblemCode.UNSUPPORTED_MEDIA_TYPE,
                                       "send JSON with Content-Type: application/json")
         return None
 
@@ -135,8 +120,3 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions["scorepad.api"] = api
     return app
-
-
-def spec_json(app: Flask) -> str:
-    api: Api = app.extensions["scorepad.api"]
-    return json.dumps(api.spec.to_dict(), indent=2)

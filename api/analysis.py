@@ -30,7 +30,7 @@ from scorepad.schemas import SheetSchema, StrictInteger
 from scorepad.solver import AnalysisError, SolverError, advise, analyse_sheet, parse_card
 
 from .blueprint import Blueprint
-from .errors import ApiError
+from .errors import ApiError, ProblemCode
 from .schemas import RulesQuerySchema
 
 blp = Blueprint("analysis", __name__,
@@ -119,7 +119,7 @@ class AdviceResponseSchema(ma.Schema):
     options = fields.List(fields.Nested(ChoiceSchema))
 
 
-def _unprocessable(code: str, detail: str) -> ApiError:
+def _unprocessable(code: ProblemCode, detail: str) -> ApiError:
     return ApiError(422, code, detail)
 
 
@@ -132,11 +132,11 @@ def analyse(sheet: Sheet, query: dict[str, Any]) -> dict[str, Any]:
     try:
         rules = get_rules(query.get("rules") or sheet.rules)
     except (UnknownRuleSet, RuleSetError) as exc:
-        raise _unprocessable("UNKNOWN_RULE_SET", str(exc)) from None
+        raise _unprocessable(ProblemCode.UNKNOWN_RULE_SET, str(exc)) from None
     try:
         results = analyse_sheet(sheet, rules)
     except (AnalysisError, SolverError) as exc:
-        raise _unprocessable("TURN_LOG_NOT_ANALYSABLE", str(exc)) from None
+        raise _unprocessable(ProblemCode.TURN_LOG_NOT_ANALYSABLE, str(exc)) from None
     return {"games": [a.to_dict() for a in results]}
 
 
@@ -149,5 +149,5 @@ def advice(body: dict[str, Any]) -> dict[str, Any]:
         boxes, checks = parse_card(body["card"])
         result = advise(boxes, body["dice"], body["roll"], body["rules"], bonus_checks=checks)
     except (AnalysisError, SolverError) as exc:
-        raise _unprocessable("POSITION_NOT_ANALYSABLE", str(exc)) from None
+        raise _unprocessable(ProblemCode.POSITION_NOT_ANALYSABLE, str(exc)) from None
     return result.to_dict()

@@ -11,13 +11,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .db import Group
-from .errors import ApiError
+from .db import Group, reading, writing
+from .errors import ApiError, ProblemCode
 
 TOKEN_PREFIX = "spg_"
 
@@ -35,7 +37,7 @@ def bearer_token() -> str:
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "TOKEN_REQUIRED", "send the group's token as 'Authorization: "
+        raise ApiError(401, ProblemCode.TOKEN_REQUIRED, "send the group's token as 'Authorization: "
                        "Bearer TOKEN'", headers={"WWW-Authenticate": 'Bearer realm="scorepad"'})
     return token
 
@@ -47,7 +49,15 @@ def load_group(session: Session, group_id: str) -> Group:
     if group is not None and hmac.compare_digest(group.token_hash, digest):
         return group
     if session.scalar(select(Group.id).where(Group.token_hash == digest)) is None:
-        raise ApiError(401, "TOKEN_INVALID", "this token opens no group",
+        raise ApiError(401, ProblemCode.TOKEN_INVALID, "this token opens no group",
                        headers={"WWW-Authenticate": 'Bearer realm="scorepad", '
                                 'error="invalid_token"'})
-    raise ApiError(404, "NOT_FOUND", "no such group for this token")
+    raise ApiError(404, ProblemCode.NOT_FOUND, "no such group for this token")
+
+
+@contextmanager
+def opened_group(group_id: str, *, write: bool = False) -> Iterator[tuple[Session, Group]]:
+    """``with opened_group(gid) as (s, g)``: a session (``write``: a writing one) and the group
+    the request's token opens (``load_group``: 404/401 otherwise). Every group view uses it."""
+    with writing() if write else reading() as s:
+        yield s, load_group(s, group_id)

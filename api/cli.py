@@ -1,6 +1,6 @@
 """``scorepad serve`` and ``scorepad db ...``: the service's command-line plugin.
 
-Production: ``gunicorn -w 2 -b 127.0.0.1:8000 'api:create_app()'`` (see api/README-api.md).
+Production: ``gunicorn -w 2 -b 127.0.0.1:8000 'api:create_app()'`` (see docs/api.md).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+from scorepad.cli import ExitCode
 
 
 def register(subparsers: Any) -> None:
@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
     imp = dsub.add_parser("import", help="restore a group from a JSON backup file")
     imp.add_argument("file", help="backup file ('-' for stdin)")
     imp.set_defaults(func=_db_import)
-    dbp.set_defaults(func=lambda args: (dbp.print_help(), EXIT_BAD_INPUT)[1])
+    dbp.set_defaults(func=lambda args: (dbp.print_help(), ExitCode.BAD_INPUT)[1])
 
 
 def _app(migrate: bool = True) -> Any:
@@ -50,7 +50,7 @@ def _app(migrate: bool = True) -> Any:
 
 def _fail(msg: str) -> int:
     print(f"scorepad: {msg}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return ExitCode.BAD_INPUT
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -66,7 +66,7 @@ def _serve(args: argparse.Namespace) -> int:
         app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=False)
     except OSError as exc:
         return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
@@ -79,7 +79,7 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     except Exception as exc:
         return _fail(f"upgrade failed: {type(exc).__name__}: {exc}")
     print(f"database at revision {rev}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _db_current(args: argparse.Namespace) -> int:
@@ -90,7 +90,7 @@ def _db_current(args: argparse.Namespace) -> int:
         print(db.current_revision(app.extensions["scorepad.engine"]) or "(empty)")
     except Exception as exc:
         return _fail(f"{type(exc).__name__}: {exc}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _db_export(args: argparse.Namespace) -> int:
@@ -108,7 +108,7 @@ def _db_export(args: argparse.Namespace) -> int:
             data = backup_of(s, g)
     json.dump(data, sys.stdout, indent=1, ensure_ascii=False)
     print()
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _db_import(args: argparse.Namespace) -> int:
@@ -137,4 +137,4 @@ def _db_import(args: argparse.Namespace) -> int:
         except ApiError as exc:
             return _fail(f"{exc.problem_code}: {exc.description}")
     print(f"restored group {g.id} ({len(data['matches'])} matches)")
-    return EXIT_OK
+    return ExitCode.OK

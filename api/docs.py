@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, send_from_directory
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped, unused-ignore]
 
-from .errors import ApiError
+from .errors import ApiError, ProblemCode
 
 ALLOWED = {"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
            "favicon-32x32.png", "favicon-16x16.png"}
@@ -20,6 +20,6 @@ assets = Blueprint("docs_assets", __name__)
 @assets.get("/docs/assets/<path:name>")
 def asset(name: str) -> Response:
     if name not in ALLOWED:
-        raise ApiError(404, "NOT_FOUND", "no such asset")
+        raise ApiError(404, ProblemCode.NOT_FOUND, "no such asset")
     resp = send_from_directory(swagger_ui_path, name, max_age=86400)
     return resp

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from enum import Enum
 from http import HTTPStatus
 from typing import Any
 
@@ -19,6 +20,40 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://scorepad.invalid/problems/"
+
+
+class ProblemCode(str, Enum):
+    """The stable ``code`` of every problem the service answers with (never reworded).
+
+    A photo the reader refuses answers with the reader's code upper-cased
+    (``NOT_A_PAD``, ``BAD_CORNERS``...; ``api.scanning``), not listed here."""
+
+    BAD_REQUEST = "BAD_REQUEST"
+    CONFLICT = "CONFLICT"
+    DATABASE_UNAVAILABLE = "DATABASE_UNAVAILABLE"
+    FORBIDDEN = "FORBIDDEN"
+    GROUP_EXISTS = "GROUP_EXISTS"
+    GROUP_FULL = "GROUP_FULL"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+    INVALID_JSON = "INVALID_JSON"
+    LENGTH_REQUIRED = "LENGTH_REQUIRED"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    NOT_ACCEPTABLE = "NOT_ACCEPTABLE"
+    NOT_FOUND = "NOT_FOUND"
+    PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+    POSITION_NOT_ANALYSABLE = "POSITION_NOT_ANALYSABLE"
+    RATE_LIMITED = "RATE_LIMITED"
+    TOKEN_INVALID = "TOKEN_INVALID"
+    TOKEN_MISMATCH = "TOKEN_MISMATCH"
+    TOKEN_REQUIRED = "TOKEN_REQUIRED"
+    TOO_MANY_VERSIONS = "TOO_MANY_VERSIONS"
+    TURN_LOG_NOT_ANALYSABLE = "TURN_LOG_NOT_ANALYSABLE"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    UNAVAILABLE = "UNAVAILABLE"
+    UNKNOWN_PLAYER = "UNKNOWN_PLAYER"
+    UNKNOWN_RULE_SET = "UNKNOWN_RULE_SET"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    VALIDATION_FAILED = "VALIDATION_FAILED"
 
 log = logging.getLogger("api")
 
@@ -57,14 +92,14 @@ class ApiError(HTTPException):
     def __init__(
         self,
         status: int,
-        code: str,
+        code: ProblemCode | str,
         detail: str,
         errors: list[tuple[str, str]] | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(description=detail)
         self.code = status
-        self.problem_code = code
+        self.problem_code = code.value if isinstance(code, ProblemCode) else code
         self.errors = errors
         self.extra_headers = dict(headers or {})
 
@@ -89,32 +124,33 @@ def flatten_messages(messages: Any, path: str = "$") -> list[tuple[str, str]]:
 
 
 _CODES = {
-    400: "BAD_REQUEST",
-    401: "UNAUTHORIZED",
-    403: "FORBIDDEN",
-    404: "NOT_FOUND",
-    405: "METHOD_NOT_ALLOWED",
-    406: "NOT_ACCEPTABLE",
-    409: "CONFLICT",
-    411: "LENGTH_REQUIRED",
-    413: "PAYLOAD_TOO_LARGE",
-    415: "UNSUPPORTED_MEDIA_TYPE",
-    422: "VALIDATION_FAILED",
-    429: "RATE_LIMITED",
-    500: "INTERNAL_ERROR",
-    503: "UNAVAILABLE",
+    400: ProblemCode.BAD_REQUEST.value,
+    401: ProblemCode.UNAUTHORIZED.value,
+    403: ProblemCode.FORBIDDEN.value,
+    404: ProblemCode.NOT_FOUND.value,
+    405: ProblemCode.METHOD_NOT_ALLOWED.value,
+    406: ProblemCode.NOT_ACCEPTABLE.value,
+    409: ProblemCode.CONFLICT.value,
+    411: ProblemCode.LENGTH_REQUIRED.value,
+    413: ProblemCode.PAYLOAD_TOO_LARGE.value,
+    415: ProblemCode.UNSUPPORTED_MEDIA_TYPE.value,
+    422: ProblemCode.VALIDATION_FAILED.value,
+    429: ProblemCode.RATE_LIMITED.value,
+    500: ProblemCode.INTERNAL_ERROR.value,
+    503: ProblemCode.UNAVAILABLE.value,
 }
 
 
 def problem(
     status: int,
-    code: str | None = None,
+    code: ProblemCode | str | None = None,
     detail: str | None = None,
     errors: list[tuple[str, str]] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
     """Build the one error response shape."""
-    code = code or _CODES.get(status, f"HTTP_{status}")
+    code = (code.value if isinstance(code, ProblemCode) else code) or \
+        _CODES.get(status, f"HTTP_{status}")
     try:
         title = HTTPStatus(status).phrase
     except ValueError:
@@ -153,7 +189,7 @@ def handle_http_exception(error: HTTPException) -> Response:
                   "X-RateLimit-Reset"):
             if k in resp.headers:
                 headers[k] = resp.headers[k]
-        return problem(429, "RATE_LIMITED", "too many write requests; retry later",
+        return problem(429, ProblemCode.RATE_LIMITED, "too many write requests; retry later",
                        headers=headers)
     data = getattr(error, "data", None)
     errors: list[tuple[str, str]] | None = None
@@ -176,7 +212,7 @@ def handle_http_exception(error: HTTPException) -> Response:
         if "message" in data:
             detail = str(data["message"])
     if status == 400 and errors == [("$", "Invalid JSON body.")]:
-        return problem(400, "INVALID_JSON", "the request body is not valid JSON")
+        return problem(400, ProblemCode.INVALID_JSON, "the request body is not valid JSON")
     if status == 422 and errors is not None:
         detail = "the request does not validate"
     return problem(status, None, detail, errors, headers)
@@ -184,7 +220,7 @@ def handle_http_exception(error: HTTPException) -> Response:
 
 def handle_unexpected(error: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.path)
-    return problem(500, "INTERNAL_ERROR", "internal error")
+    return problem(500, ProblemCode.INTERNAL_ERROR, "internal error")
 
 
 def register(app: Flask) -> None:

@@ -15,17 +15,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorepad.boxes import ALL_BOXES, Box, TotalField
-from scorepad.card import MAX_GAMES, Game, Player, PlayersScores, Sheet
+from scorepad.card import Game, Player, PlayersScores, Sheet
 from scorepad.rules import RuleSetError, UnknownRuleSet, custom_rules, get_rules
-from scorepad.schemas import FORMAT, MAX_NAME, MAX_PLAYERS, load_sheet
+from scorepad.schemas import load_sheet
+from scorepad.sheetspec import (
+    CHECKS_KEY,
+    FORMAT,
+    GAME_KEYS,
+    MAX_CHECKS,
+    MAX_GAMES,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TITLE,
+    MAX_VALUE,
+    MIN_VALUE,
+    PLAYER_KEYS,
+    SCORES_KEYS,
+    SHEET_KEYS,
+    player_key,
+)
 
 _BOX_KEYS = {b.value: b for b in ALL_BOXES}
 _TOTAL_KEYS = {t.value: t for t in TotalField}
-_SHEET_KEYS = frozenset({"format", "title", "rules", "players"})
-_PLAYER_KEYS = frozenset({"name", "games", "players_scores"})
-_GAME_KEYS = frozenset({"boxes", "yahtzee_bonus_checks", "totals", "turns"})
-_SCORES_KEYS = frozenset({"games", "total"})
-_LO, _HI = -99_999, 99_999
+_SHEET_KEYS = frozenset(SHEET_KEYS)
+_PLAYER_KEYS = frozenset(PLAYER_KEYS)
+_GAME_KEYS = frozenset(GAME_KEYS) - {"readings"}  # readings: marshmallow's
+_SCORES_KEYS = frozenset(SCORES_KEYS) - {"readings"}
+_LO, _HI = MIN_VALUE, MAX_VALUE
 
 
 class _Miss(Exception):
@@ -59,8 +75,8 @@ def _game(d: Any) -> Game | None:
         return None
     if type(d) is not dict or not d.keys() <= _GAME_KEYS or d.get("turns") is not None:
         raise _Miss
-    checks = d.get("yahtzee_bonus_checks", 0)
-    if type(checks) is not int or not 0 <= checks <= 99:
+    checks = d.get(CHECKS_KEY, 0)
+    if type(checks) is not int or not 0 <= checks <= MAX_CHECKS:
         raise _Miss
     boxes: dict[Box, int] = _values(d.get("boxes", {}), _BOX_KEYS)
     totals: dict[TotalField, int] = _values(d.get("totals", {}), _TOTAL_KEYS)
@@ -114,13 +130,13 @@ def fast_load(data: Any) -> Sheet | None:
         if data.get("format", FORMAT) != FORMAT:
             return None
         title = data.get("title")
-        if title is not None and (type(title) is not str or len(title) > 200):
+        if title is not None and (type(title) is not str or len(title) > MAX_TITLE):
             return None
         players = data.get("players")
         if type(players) is not list or not 1 <= len(players) <= MAX_PLAYERS:
             return None
         loaded = [_player(p) for p in players]
-        names = [p.name.strip().casefold() for p in loaded]
+        names = [player_key(p.name) for p in loaded]
         if len(set(names)) != len(names):
             return None
         return Sheet(players=loaded, rules=_rules(data.get("rules")), title=title)

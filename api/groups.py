@@ -15,15 +15,16 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from scorepad import stats
 from scorepad.boxes import ALL_BOXES
 from scorepad.card import Sheet
 from scorepad.rules import get_rules
 from scorepad.schemas import SheetFormatError, dump_sheet, load_sheet
 
-from . import auth, domain, stats
+from . import auth, domain
 from .blueprint import Blueprint
-from .db import Group, Match, MatchVersion, reading, utcnow, writing
-from .errors import ApiError
+from .db import Group, Match, MatchVersion, utcnow, writing
+from .errors import ApiError, ProblemCode
 from .limits import write_limited
 from .schemas import (
     BACKUP_FORMAT,
@@ -79,8 +80,7 @@ def create_group(body: dict[str, Any]) -> dict[str, Any]:
 @blp.doc(security=SECURITY)
 def get_group(group_id: str) -> dict[str, Any]:
     """The group the token opens."""
-    with reading() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id) as (s, g):
         n = s.scalar(select(func.count()).select_from(Match).where(Match.group_id == g.id))
         return {"id": g.id, "name": g.name, "created_at": g.created_at, "matches": n}
 
@@ -133,7 +133,7 @@ def _load_match(s: Session, group: Group, match_id: str) -> Match:
     m = s.get(Match, match_id, options=[selectinload(Match.versions)]) \
         if len(match_id) <= 64 else None
     if m is None or m.group_id != group.id:
-        raise ApiError(404, "NOT_FOUND", "no such match in this group")
+        raise ApiError(404, ProblemCode.NOT_FOUND, "no such match in this group")
     return m
 
 
@@ -147,11 +147,10 @@ def create_match(body: dict[str, Any], group_id: str) -> dict[str, Any]:
     stored, rule_set, players, report = _prepare(body)
     ok = bool(report.get("ok"))
     now = utcnow()
-    with writing() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id, write=True) as (s, g):
         n = s.scalar(select(func.count()).select_from(Match).where(Match.group_id == g.id)) or 0
         if n >= int(current_app.config["MAX_MATCHES_PER_GROUP"]):
-            raise ApiError(409, "GROUP_FULL", "this group holds the maximum number of matches")
+            raise ApiError(409, ProblemCode.GROUP_FULL, "this group holds the maximum number of matches")
         m = Match(id=_new_id(), group_id=g.id, current_version=1, created_at=now, updated_at=now)
         m.versions.append(MatchVersion(
             version=1, played_on=body["played_on"], place=body["place"], note=body["note"],
@@ -168,8 +167,7 @@ def create_match(body: dict[str, Any], group_id: str) -> dict[str, Any]:
 @blp.doc(security=SECURITY)
 def list_matches(query: dict[str, Any], group_id: str) -> dict[str, Any]:
     """The group's matches, newest first (optionally those a player took part in)."""
-    with reading() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id) as (s, g):
         rows = current_matches(s, g.id)
         items = []
         want = stats.player_key(query["player"]) if query.get("player") else None
@@ -189,8 +187,7 @@ def list_matches(query: dict[str, Any], group_id: str) -> dict[str, Any]:
 @blp.doc(security=SECURITY)
 def get_match(group_id: str, match_id: str) -> dict[str, Any]:
     """One match as it stands now (its latest version)."""
-    with reading() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id) as (s, g):
         return _match_dict(_load_match(s, g, match_id))
 
 
@@ -204,11 +201,10 @@ def correct_match(body: dict[str, Any], group_id: str, match_id: str) -> dict[st
     stored, rule_set, players, report = _prepare(body)
     ok = bool(report.get("ok"))
     now = utcnow()
-    with writing() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id, write=True) as (s, g):
         m = _load_match(s, g, match_id)
         if len(m.versions) >= int(current_app.config["MAX_VERSIONS_PER_MATCH"]):
-            raise ApiError(409, "TOO_MANY_VERSIONS", "this match has the maximum number of "
+            raise ApiError(409, ProblemCode.TOO_MANY_VERSIONS, "this match has the maximum number of "
                            "versions")
         new = m.current_version + 1
         m.versions.append(MatchVersion(
@@ -227,8 +223,7 @@ def correct_match(body: dict[str, Any], group_id: str, match_id: str) -> dict[st
 @blp.doc(security=SECURITY)
 def delete_match(group_id: str, match_id: str) -> None:
     """Delete a match and its history."""
-    with writing() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id, write=True) as (s, g):
         m = _load_match(s, g, match_id)
         s.delete(m)
 
@@ -238,8 +233,7 @@ def delete_match(group_id: str, match_id: str) -> None:
 @blp.doc(security=SECURITY)
 def match_history(group_id: str, match_id: str) -> dict[str, Any]:
     """Every version of a match, oldest first, with the reason for each correction."""
-    with reading() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id) as (s, g):
         m = _load_match(s, g, match_id)
         return {"id": m.id, "current_version": m.current_version,
                 "versions": [_version_dict(v) for v in m.versions]}
@@ -271,13 +265,12 @@ def stored_matches(s: Session, group_id: str) -> list[stats.StoredMatch]:
 
 
 def _games(group_id: str) -> tuple[Group, list[stats.GameRecord]]:
-    with reading() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id) as (s, g):
         stored = stored_matches(s, g.id)
     try:
         return g, stats.all_games(stored)
     except SheetFormatError:  # pragma: no cover - stored sheets were validated
-        raise ApiError(500, "INTERNAL_ERROR", "a stored sheet no longer loads") from None
+        raise ApiError(500, ProblemCode.INTERNAL_ERROR, "a stored sheet no longer loads") from None
 
 
 @blp.route("/groups/<string:group_id>/stats", methods=["GET"])
@@ -298,7 +291,7 @@ def player_stats(group_id: str, name: str) -> dict[str, Any]:
     players = stats.per_player(games)
     ps = players.get(stats.player_key(name))
     if ps is None:
-        raise ApiError(404, "UNKNOWN_PLAYER", "no finished game of this player in the group")
+        raise ApiError(404, ProblemCode.UNKNOWN_PLAYER, "no finished game of this player in the group")
     d = ps.to_dict()
     d["head_to_head"] = stats.head_to_head(games, a=name)
     return d
@@ -398,8 +391,7 @@ def backup_of(s: Session, g: Group) -> dict[str, Any]:
 @blp.doc(security=SECURITY)
 def backup(group_id: str) -> Any:
     """Everything about the group, as JSON that POST /api/v1/backups restores."""
-    with reading() as s:
-        g = auth.load_group(s, group_id)
+    with auth.opened_group(group_id) as (s, g):
         data = backup_of(s, g)
     return current_app.response_class(
         current_app.json.dumps(data), mimetype="application/json",
@@ -410,7 +402,7 @@ def restore(s: Session, data: dict[str, Any]) -> Group:
     """Insert a validated backup (BackupSchema.load output); 409 if the group exists."""
     gd = data["group"]
     if s.get(Group, gd["id"]) is not None:
-        raise ApiError(409, "GROUP_EXISTS", "this group is already in the database")
+        raise ApiError(409, ProblemCode.GROUP_EXISTS, "this group is already in the database")
     g = Group(id=gd["id"], name=gd["name"], token_hash=gd["token_hash"],
               created_at=_naive(gd["created_at"]))
     s.add(g)
@@ -438,7 +430,7 @@ def restore(s: Session, data: dict[str, Any]) -> Group:
                 created_at=_naive(vd["created_at"])))
         s.add(m)
     if errors:
-        raise ApiError(422, "VALIDATION_FAILED", "the backup does not validate", errors=errors)
+        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the backup does not validate", errors=errors)
     return g
 
 
@@ -457,11 +449,11 @@ def import_group(body: dict[str, Any]) -> dict[str, Any]:
     """Restore a group from its backup; the token must be the group's own token."""
     token = auth.bearer_token()
     if auth.hash_token(token) != body["group"]["token_hash"]:
-        raise ApiError(403, "TOKEN_MISMATCH", "the token is not this backup's group token")
+        raise ApiError(403, ProblemCode.TOKEN_MISMATCH, "the token is not this backup's group token")
     try:
         with writing() as s:
             g = restore(s, body)
             return {"id": g.id, "name": g.name, "created_at": g.created_at,
                     "matches": len(body["matches"])}
     except IntegrityError:
-        raise ApiError(409, "CONFLICT", "the backup collides with stored data") from None
+        raise ApiError(409, ProblemCode.CONFLICT, "the backup collides with stored data") from None

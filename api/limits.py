@@ -11,6 +11,8 @@ from flask_limiter.util import get_remote_address
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+SCAN_MAX_BYTES = 8_000_000  # the default largest photo (config SCAN_MAX_BYTES)
+
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://",
                   headers_enabled=True)
 

@@ -13,18 +13,19 @@ import marshmallow as ma
 from marshmallow import RAISE, fields, validate
 
 from scorepad.boxes import ALL_BOXES
-from scorepad.rules import REGISTRY, JokerRule, UnknownRuleSet, get_rules
-from scorepad.schemas import MAX_NAME, RulesField, SheetSchema, StrictInteger
+
+# RULE_NAMES: every name and alias of the registry, as the OpenAPI enum of a rule-set parameter
+from scorepad.jsonschema import RULE_NAMES as RULE_NAMES
+from scorepad.jsonschema import rules_properties
+from scorepad.rules import MAX_RULES_NAME as MAX_RULES_NAME
+from scorepad.rules import UnknownRuleSet, get_rules
+from scorepad.schemas import RulesField, SheetSchema, StrictInteger
+from scorepad.sheetspec import MAX_NAME, MAX_PLAYERS, MAX_VALUE
 
 MAX_GROUP_NAME = 100
 MAX_PLACE = 200
 MAX_NOTE = 2000
 MAX_REASON = 500
-MAX_RULES_NAME = 64
-
-
-# Every name and alias of the registry, as the OpenAPI enum of a rule-set parameter.
-RULE_NAMES = sorted({n for rs in REGISTRY.all() for n in (rs.name, *rs.aliases)})
 
 
 def _rule_name(value: str) -> None:
@@ -48,19 +49,8 @@ def rules_field2properties(self: Any, field: Any, **kwargs: Any) -> dict[str, An
         return {}
     return {"nullable": True, "oneOf": [
         {"type": "string", "enum": RULE_NAMES},
-        {"type": "object", "additionalProperties": False, "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"\S"},
-            "base": {"type": "string", "enum": RULE_NAMES},
-            "title": {"type": "string", "maxLength": 500},
-            "summary": {"type": "string", "maxLength": 500},
-            "joker": {"type": "string", "enum": [j.value for j in JokerRule]},
-            "upper_bonus_threshold": {"type": "integer", "minimum": 0, "maximum": 105},
-            "upper_bonus": {"type": "integer", "minimum": 0, "maximum": 1000},
-            "yahtzee_bonus": {"type": "integer", "minimum": 0, "maximum": 10000},
-            "five_of_a_kind_full_house": {"type": "boolean"},
-            "zero_in_chance": {"type": "boolean"},
-            "joker_zero": {"type": "boolean"},
-        }},
+        {"type": "object", "additionalProperties": False,
+         "properties": rules_properties({"type": "string", "enum": RULE_NAMES})},
     ]}
 
 
@@ -133,7 +123,7 @@ class ScanQuerySchema(RulesQuerySchema):
 # ---- options --------------------------------------------------------------------------------
 
 BoxValuesSchema = ma.Schema.from_dict(
-    {b.value: StrictInteger(allow_none=True, validate=validate.Range(0, 99_999))
+    {b.value: StrictInteger(allow_none=True, validate=validate.Range(0, MAX_VALUE))
      for b in ALL_BOXES},
     name="BoxValuesSchema",
 )
@@ -269,11 +259,6 @@ class MatchCorrectionSchema(MatchInSchema):
     reason = fields.String(load_default=None, allow_none=True, validate=_text(MAX_REASON))
 
 
-class AuditSummarySchema(ma.Schema):
-    ok = fields.Boolean(allow_none=True)
-    counts = fields.Dict(allow_none=True)
-
-
 class MatchVersionSchema(ma.Schema):
     version = fields.Integer()
     played_on = fields.Date(allow_none=True)
@@ -386,7 +371,7 @@ class BackupVersionSchema(StrictSchema):
     reason = fields.String(allow_none=True, load_default=None, validate=_text(MAX_REASON))
     rule_set = fields.String(required=True, validate=_text(MAX_RULES_NAME, 1))
     players = fields.List(fields.String(validate=validate.Length(max=MAX_NAME)), required=True,
-                          validate=validate.Length(max=12))
+                          validate=validate.Length(max=MAX_PLAYERS))
     audit_ok = fields.Boolean(allow_none=True, load_default=None)
     created_at = fields.DateTime(required=True)
     sheet = fields.Dict(required=True)

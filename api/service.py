@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-import importlib
 import json
+import re
 from typing import Any
 
 from flask import Response, current_app, request
@@ -17,10 +17,13 @@ from scorepad.placement import legal_options
 from scorepad.rules import DEFAULT_RULES, OPTION_NOTES, REGISTRY, UnknownRuleSet, get_rules
 from scorepad.schemas import SheetFormatError
 
-from . import db, domain, fastsheet
+from . import db, domain, fastsheet, scanning
 from .blueprint import Blueprint
-from .errors import ApiError
+from .errors import ApiError, ProblemCode
+from .scanning import ocr_module as ocr_module  # the tests ask whether the reader is there
 from .schemas import (
+    CORNERS_HELP,
+    CORNERS_PATTERN,
     RULE_NAMES,
     EchoSchema,
     HealthSchema,
@@ -29,7 +32,7 @@ from .schemas import (
     ReportSchema,
     RuleSetSchema,
     RulesListSchema,
-    RulesQuerySchema,
+    ScanQuerySchema,
     ScanResultSchema,
     TallySchema,
 )
@@ -55,11 +58,11 @@ def sheet_body() -> Sheet:
         try:
             data = json.loads(raw)
         except (ValueError, RecursionError):
-            raise ApiError(400, "INVALID_JSON", "the request body is not valid JSON") from None
+            raise ApiError(400, ProblemCode.INVALID_JSON, "the request body is not valid JSON") from None
     try:
         return fastsheet.load(data)
     except SheetFormatError as exc:
-        raise ApiError(422, "VALIDATION_FAILED", "the request does not validate",
+        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
                        errors=exc.errors) from None
 
 
@@ -75,7 +78,7 @@ def rules_query() -> str | None:
     if not values:
         return None
     if len(values) > 1 or values[0] not in RULE_NAMES:
-        raise ApiError(422, "VALIDATION_FAILED", "the request does not validate",
+        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
                        errors=[("query.rules", f"one of: {', '.join(RULE_NAMES)}")])
     return values[0]
 
@@ -144,7 +147,7 @@ def rules_one(name: str) -> dict[str, Any]:
     try:
         d: dict[str, Any] = get_rules(name).to_dict()
     except UnknownRuleSet:
-        raise ApiError(404, "UNKNOWN_RULE_SET", f"no rule set named {name!r}") from None
+        raise ApiError(404, ProblemCode.UNKNOWN_RULE_SET, f"no rule set named {name!r}") from None
     return d
 
 
@@ -156,7 +159,7 @@ def health() -> dict[str, Any]:
         with db.reading() as s:
             s.execute(text("SELECT 1"))
     except Exception:
-        raise ApiError(503, "DATABASE_UNAVAILABLE", "the database does not answer") from None
+        raise ApiError(503, ProblemCode.DATABASE_UNAVAILABLE, "the database does not answer") from None
     return {"status": "ok", "database": db.engine().dialect.name,
             "revision": db.current_revision(db.engine())}
 
@@ -165,24 +168,26 @@ SCAN_TYPES = ("image/png", "image/jpeg", "image/webp", "image/tiff", "image/bmp"
               "image/gif", "image/heic", "image/heif", "application/octet-stream")
 
 
-def ocr_module() -> Any:
-    """The ocr package, when it is installed and offers scan_image and ScanError."""
-    try:
-        ocr: Any = importlib.import_module("ocr")
-    except ImportError:
-        return None
-    if not (hasattr(ocr, "scan_image") and hasattr(ocr, "ScanError")):
-        return None
-    return ocr
+def _corners(text: str) -> list[tuple[float, float]]:
+    """Text that matches CORNERS_PATTERN -> four (x, y) points."""
+    n = [float(v) for v in re.findall(r"-?[0-9]+(?:\.[0-9]+)?", text)]
+    return [(n[i], n[i + 1]) for i in range(0, 8, 2)]
+
+
+NOT_FOUND_HINT = ("; mark the pad's four corners and send the photo again with "
+                  "?corners=x1,y1,x2,y2,x3,y3,x4,y4 (pixels of the photo turned upright)")
 
 
 @blp.route("/scan", methods=["POST"])
-@blp.arguments(RulesQuerySchema, location="query")
+@blp.arguments(ScanQuerySchema, location="query")
 @blp.doc(requestBody={
     "required": True,
     "content": {
         "multipart/form-data": {"schema": {
-            "type": "object", "properties": {"file": {"type": "string", "format": "binary"}},
+            "type": "object", "properties": {
+                "file": {"type": "string", "format": "binary"},
+                "corners": {"type": "string", "pattern": CORNERS_PATTERN,
+                            "description": CORNERS_HELP + " (or the query parameter)"}},
             "required": ["file"]}},
         "image/png": {"schema": {"type": "string", "format": "binary"}},
         "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
@@ -191,36 +196,51 @@ def ocr_module() -> Any:
 @blp.response(200, ScanResultSchema,
               description="what the photo says: a sheet with confidences")
 def scan(query: dict[str, Any]) -> dict[str, Any]:
-    """Read a photo of a score pad (multipart field ``file`` or a raw image body)."""
-    limit = int(current_app.config["SCAN_MAX_BYTES"])
+    """Read a photo of a score pad (multipart field ``file`` or a raw image body).
+
+    When the pad is not found (``NOT_A_PAD``) or found wrong, send the photo again with its
+    four corners (``?corners=`` or the form field ``corners``)."""
+    limit = scanning.scan_max_bytes()
     request.max_content_length = limit
     if request.content_length is not None and request.content_length > limit:
-        raise ApiError(413, "PAYLOAD_TOO_LARGE", f"an image may be at most {limit} bytes")
+        raise ApiError(413, ProblemCode.PAYLOAD_TOO_LARGE, f"an image may be at most {limit} bytes")
+    corners_text, corners_at = query.get("corners"), "query.corners"
     if request.mimetype == "multipart/form-data":
         upload = request.files.get("file")
         if upload is None:
-            raise ApiError(422, "VALIDATION_FAILED", "send the photo in the form field 'file'",
+            raise ApiError(422, ProblemCode.VALIDATION_FAILED, "send the photo in the form field 'file'",
                            errors=[("file", "missing")])
+        form_corners = request.form.get("corners")
+        if form_corners is not None:
+            if corners_text is not None:
+                raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
+                               errors=[("form.corners", "give the corners once (they are in "
+                                                        "the query too)")])
+            if not re.match(CORNERS_PATTERN, form_corners):
+                raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
+                               errors=[("form.corners", "four x,y pairs in pixels: "
+                                                        "x1,y1 x2,y2 x3,y3 x4,y4")])
+            corners_text, corners_at = form_corners, "form.corners"
         data = upload.read(limit + 1)
     elif request.mimetype in SCAN_TYPES:
         data = request.get_data(cache=False)
     else:
-        raise ApiError(415, "UNSUPPORTED_MEDIA_TYPE",
+        raise ApiError(415, ProblemCode.UNSUPPORTED_MEDIA_TYPE,
                        "send an image (image/png, image/jpeg, ...) or multipart/form-data")
     if len(data) > limit:
-        raise ApiError(413, "PAYLOAD_TOO_LARGE", f"an image may be at most {limit} bytes")
+        raise ApiError(413, ProblemCode.PAYLOAD_TOO_LARGE, f"an image may be at most {limit} bytes")
     if not data:
-        raise ApiError(422, "VALIDATION_FAILED", "the image is empty", errors=[("file", "empty")])
-    ocr = ocr_module()
-    if ocr is None:
-        raise ApiError(503, "OCR_UNAVAILABLE", "photo reading is not installed")
+        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the image is empty", errors=[("file", "empty")])
+    corners = None if corners_text is None else _corners(corners_text)
     try:
-        result = ocr.scan_image(data, rules=_rules(query))
-    except ocr.ScanError as exc:
-        code = str(getattr(exc, "code", None) or "SCAN_FAILED").upper()
-        raise ApiError(422, code, str(getattr(exc, "message", "") or exc)) from None
-    out: dict[str, Any] = result.to_dict()
-    return out
+        return scanning.scan(data, _rules(query), corners)
+    except scanning.ScanFailed as exc:
+        message = exc.message
+        if exc.code == "bad_corners":
+            raise ApiError(422, exc.api_code, message, errors=[(corners_at, message)]) from None
+        if exc.code == "not_a_pad":
+            message += ("; check the corners given" if corners else NOT_FOUND_HINT)
+        raise ApiError(422, exc.api_code, message) from None
 
 
 @echo_blp.route("/echo", methods=["POST"])
@@ -232,5 +252,5 @@ def echo() -> Response:
     try:
         data = json.loads(request.get_data(cache=False) or b"null")
     except (ValueError, RecursionError):
-        raise ApiError(400, "INVALID_JSON", "the request body is not valid JSON") from None
+        raise ApiError(400, ProblemCode.INVALID_JSON, "the request body is not valid JSON") from None
     return current_app.response_class(json.dumps(data), mimetype="application/json")

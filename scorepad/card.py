@@ -12,14 +12,12 @@ from typing import Any
 from .boxes import ALL_BOXES, LOWER, UPPER, Box, TotalField
 from .readings import Reading
 from .rules import RuleSet
+from .sheetspec import CARD_READING_KEYS, CHECKS_KEY, MAX_GAMES, SCORES_READING_KEYS
 
-MAX_GAMES = 6  # the pad's GAME #1..#6 columns
+__all__ = ["CARD_READING_KEYS", "CHECKS_KEY", "MAX_GAMES", "SCORES_READING_KEYS", "Game",
+           "GameTotals", "Player", "PlayersScores", "Sheet", "Turn", "compute_totals"]
+
 _BOX_BY_KEY = {b.value: b for b in ALL_BOXES}
-CHECKS_KEY = "yahtzee_bonus_checks"
-# The keys a reading may have: a game's cells, and a PLAYERS' SCORES column's cells.
-CARD_READING_KEYS: tuple[str, ...] = (
-    *(b.value for b in ALL_BOXES), CHECKS_KEY, *(t.value for t in TotalField))
-SCORES_READING_KEYS: tuple[str, ...] = (*(f"games[{i}]" for i in range(MAX_GAMES)), "total")
 
 
 @dataclass

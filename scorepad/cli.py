@@ -10,11 +10,18 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from enum import IntEnum
 
 PLUGINS = ("scorepad.solver.cli", "api.cli", "ocr.cli")
 
-EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
-EXIT_DOUBTS = 3  # verify: no error, but doubts on a scanned sheet (check cells on the photo)
+
+class ExitCode(IntEnum):
+    """The exit codes of every sub-command (plugins' too)."""
+
+    OK = 0
+    FINDINGS = 1  # verify: a sheet has errors
+    BAD_INPUT = 2  # input cannot be read (one clear line, no stack trace)
+    DOUBTS = 3  # verify: no error, but doubts on a scanned sheet (check cells on the photo)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,15 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     from . import commands
 
     commands.register(sub)
-    for name in PLUGINS:
-        try:
-            module = importlib.import_module(name)
-        except ImportError as exc:
-            # A plugin whose optional dependencies are missing simply adds no commands.
-            if exc.name and name.startswith(exc.name):
-                continue
-            raise
-        module.register(sub)
+    for name in PLUGINS:  # installed with scorepad: a plugin that fails to import is a bug
+        importlib.import_module(name).register(sub)
     return parser
 
 
@@ -42,13 +42,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return EXIT_OK
+        return ExitCode.OK
 
 
 if __name__ == "__main__":

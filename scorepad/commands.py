@@ -12,11 +12,18 @@ from marshmallow import ValidationError
 
 from . import messages
 from .audit import Report, audit_sheet
-from .boxes import ALL_BOXES, Box
 from .card import Game
-from .cli import EXIT_BAD_INPUT, EXIT_DOUBTS, EXIT_FINDINGS, EXIT_OK
+from .cli import ExitCode
 from .placement import legal_options
-from .rules import OPTION_NOTES, REGISTRY, RuleSet, RuleSetError, UnknownRuleSet, get_rules
+from .rules import (
+    OPTION_NOTES,
+    REGISTRY,
+    RULE_FIELDS,
+    RuleSet,
+    RuleSetError,
+    UnknownRuleSet,
+    get_rules,
+)
 from .schemas import MAX_JSON_BYTES, GameSchema, SheetFormatError, _flatten, load_sheet
 from .scoring import DiceError, parse_dice
 from .tally import Tally, tally_sheet
@@ -161,7 +168,8 @@ def _summary_line(report: Report, path: str) -> str:
     return f"{verdict:>12}  {path} [{report.rule_set.name}]{extra}"
 
 
-_EXIT_RANK = (EXIT_OK, EXIT_DOUBTS, EXIT_FINDINGS, EXIT_BAD_INPUT)
+_EXIT_RANK = (ExitCode.OK, ExitCode.DOUBTS, ExitCode.FINDINGS, ExitCode.BAD_INPUT)
+_VERDICT_EXIT = {"correct": ExitCode.OK, "unsure": ExitCode.DOUBTS, "errors": ExitCode.FINDINGS}
 
 VERIFY_EXIT_CODES = """exit codes:
   0  every sheet is correct
@@ -174,7 +182,7 @@ VERIFY_EXIT_CODES = """exit codes:
 def cmd_verify(args: argparse.Namespace) -> int:
     rules = _rules_arg(args.rules)
     results = []
-    worst = EXIT_OK  # the worst sheet: bad input, then errors, then doubts
+    worst = ExitCode.OK  # the worst sheet: bad input, then errors, then doubts
     paths = _expand(args.sheets)
     if not paths:
         raise InputError("no sheets found")
@@ -184,9 +192,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = audit_sheet(sheet, rules)
         except InputError as exc:
             print(f"scorepad: {exc}", file=sys.stderr)
-            worst = EXIT_BAD_INPUT
+            worst = ExitCode.BAD_INPUT
             continue
-        code = {"correct": EXIT_OK, "unsure": EXIT_DOUBTS, "errors": EXIT_FINDINGS}[report.verdict]
+        code = _VERDICT_EXIT[report.verdict]
         worst = max(worst, code, key=_EXIT_RANK.index)
         if args.format == "json":
             results.append({"source": path, **report.to_dict()})
@@ -236,7 +244,7 @@ def cmd_options(args: argparse.Namespace) -> int:
             "yahtzee_bonus": opts.bonus,
             "options": [o.to_dict() for o in opts.options],
         }, indent=2))
-        return EXIT_OK
+        return ExitCode.OK
     head = f"dice {' '.join(map(str, opts.dice))} under {rules.name} ({rules.title})"
     if opts.bonus:
         head += f": a Yahtzee bonus, +{rules.yahtzee_bonus} and a check mark"
@@ -249,7 +257,7 @@ def cmd_options(args: argparse.Namespace) -> int:
         rule = f" [{', '.join(map(str, o.citations))}]" if o.citations and o.reason not in (
             "NATURAL", "BOX_FILLED") else ""
         print(f"  {mark} {o.box.label:<13} {value:>6}  {messages.OPTION_REASONS[o.reason]}{rule}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 # ----------------------------------------------------------------------------- tally
@@ -286,13 +294,12 @@ def cmd_tally(args: argparse.Namespace) -> int:
         print(json.dumps(t.to_dict(), indent=2))
     else:
         print(render_tally(t))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 # ----------------------------------------------------------------------------- rules
 
-_FIELDS = ("joker", "upper_bonus_threshold", "upper_bonus", "yahtzee_bonus",
-           "five_of_a_kind_full_house", "zero_in_chance", "joker_zero")
+
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -301,7 +308,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(json.dumps({"default": get_rules(None).name,
                           "rule_sets": [r.to_dict() for r in sets],
                           "options": OPTION_NOTES}, indent=2))
-        return EXIT_OK
+        return ExitCode.OK
     default = get_rules(None).name
     for r in sets:
         tag = " (default)" if r.name == default else ""
@@ -311,16 +318,16 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(f"  aliases: {', '.join(r.aliases)}")
         print(f"  joker rule from: {', '.join(str(c) for c in r.cite('joker'))}")
     print()
-    width = max(len(f) for f in _FIELDS) + 2
+    width = max(len(f) for f in RULE_FIELDS) + 2
     print("".ljust(width) + "".join(r.name.rjust(13) for r in sets))
-    for f in _FIELDS:
+    for f in RULE_FIELDS:
         vals = [str(r.to_dict()[f]).lower() for r in sets]
         mark = "  <- differs" if len(set(vals)) > 1 else ""
         print(f.ljust(width) + "".join(v.rjust(13) for v in vals) + mark)
     print()
     for key, note in OPTION_NOTES.items():
         print(f"{key}: {note}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 # ----------------------------------------------------------------------------- wiring
@@ -331,7 +338,7 @@ def _guard(func: Any) -> Any:
             return int(func(args))
         except InputError as exc:
             print(f"scorepad: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
     return run
 
 
@@ -365,5 +372,3 @@ def register(sub: Any) -> None:
     p = sub.add_parser("rules", help="the rule sets and how they differ")
     p.add_argument("--format", **fmt)
     p.set_defaults(func=_guard(cmd_rules))
-
-    _ = ALL_BOXES, Box  # re-exported names used by plugins

@@ -13,6 +13,7 @@ from typing import Any
 from .boxes import ALL_BOXES, JOKER_LOWER, UPPER, Box, upper_box
 from .rules import Citation, JokerRule, RuleSet
 from .scoring import is_yahtzee, joker_value, natural_scores
+from .values import zero_allowed
 
 # Reason codes (stable; wording lives in messages.py).
 NATURAL = "NATURAL"  # the dice's own score in this box
@@ -64,21 +65,17 @@ class Options:
         return next(o for o in self.options if o.box is box)
 
 
-def _zero_ok(rules: RuleSet, box: Box) -> bool:
-    return box is not Box.CHANCE or rules.zero_in_chance
-
-
 def _natural(rules: RuleSet, box: Box, score: int) -> tuple[tuple[int, ...], str]:
     if score == 0:
-        if _zero_ok(rules, box):
+        if zero_allowed(rules, box):
             return (0,), ZERO
         return (), ZERO_NOT_ALLOWED
-    return ((score, 0) if _zero_ok(rules, box) else (score,)), NATURAL
+    return ((score, 0) if zero_allowed(rules, box) else (score,)), NATURAL
 
 
 def _joker_lower(rules: RuleSet, box: Box, face: int) -> tuple[int, ...]:
     value = joker_value(box, face)
-    return (value, 0) if rules.joker_zero and _zero_ok(rules, box) else (value,)
+    return (value, 0) if rules.joker_zero and zero_allowed(rules, box) else (value,)
 
 
 def allowed_values(

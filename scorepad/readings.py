@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-MAX_CANDIDATES = 8
+from .sheetspec import MAX_CANDIDATES
+
+__all__ = ["MAX_CANDIDATES", "ReadStatus", "Reading"]
 
 
 class ReadStatus(str, Enum):

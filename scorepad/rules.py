@@ -25,6 +25,23 @@ class JokerRule(str, Enum):
     NONE = "none"  # house rule: no joker at all; the roll scores only what it naturally is
 
 
+# The rule-set fields a house rule may set, in the order every listing shows them (the
+# registry's rule sets, `scorepad rules`, the sheet format, the JSON Schema, the web page).
+RULE_FIELDS: tuple[str, ...] = (
+    "joker", "upper_bonus_threshold", "upper_bonus", "yahtzee_bonus",
+    "five_of_a_kind_full_house", "zero_in_chance", "joker_zero",
+)
+RULE_INT_RANGES: dict[str, tuple[int, int]] = {
+    "upper_bonus_threshold": (0, 105), "upper_bonus": (0, 1000), "yahtzee_bonus": (0, 10000),
+}
+RULE_BOOL_FIELDS: tuple[str, ...] = ("five_of_a_kind_full_house", "zero_in_chance", "joker_zero")
+# A house rule's own text: its name, and its title and summary.
+MAX_RULES_NAME = 64
+MAX_RULES_TEXT = 500
+RULE_TEXT_FIELDS: tuple[str, ...] = ("title", "summary")
+CUSTOM_KEYS: tuple[str, ...] = ("name", "base", *RULE_TEXT_FIELDS, *RULE_FIELDS)
+
+
 @dataclass(frozen=True)
 class Citation:
     """A rule-book passage a rule rests on."""
@@ -69,14 +86,13 @@ class RuleSet:
             "summary": self.summary,
             "aliases": list(self.aliases),
             "game": self.game,
-            "joker": self.joker.value,
-            "upper_bonus_threshold": self.upper_bonus_threshold,
-            "upper_bonus": self.upper_bonus,
-            "yahtzee_bonus": self.yahtzee_bonus,
-            "five_of_a_kind_full_house": self.five_of_a_kind_full_house,
-            "zero_in_chance": self.zero_in_chance,
-            "joker_zero": self.joker_zero,
+            **{f: self.option(f) for f in RULE_FIELDS},
         }
+
+    def option(self, field_name: str) -> Any:
+        """One of RULE_FIELDS as JSON (the joker rule by its value)."""
+        v = getattr(self, field_name)
+        return v.value if isinstance(v, JokerRule) else v
 
 
 def _c(book: str, lines: str, says: str) -> Citation:
@@ -276,19 +292,12 @@ def get_rules(spec: str | RuleSet | Mapping[str, Any] | None = None) -> RuleSet:
     return custom_rules(spec)
 
 
-_CUSTOM_FIELDS = {
-    "joker", "upper_bonus_threshold", "upper_bonus", "yahtzee_bonus",
-    "five_of_a_kind_full_house", "zero_in_chance", "joker_zero",
-}
-
-
 def custom_rules(data: Mapping[str, Any]) -> RuleSet:
     """Build a house-rule set from a dict: ``{"name": "...", "base": "hasbro", ...}``.
 
     Fields not given are taken from ``base`` (default hasbro). Unknown fields are an error.
     """
-    allowed = _CUSTOM_FIELDS | {"name", "base", "title", "summary"}
-    unknown = sorted(set(data) - allowed)
+    unknown = sorted(set(data) - set(CUSTOM_KEYS))
     if unknown:
         raise RuleSetError(f"unknown rule-set field(s): {', '.join(unknown)}")
     base_name = data.get("base", DEFAULT_RULES)
@@ -296,13 +305,15 @@ def custom_rules(data: Mapping[str, Any]) -> RuleSet:
         raise RuleSetError("'base' must be the name of a rule set")
     base = REGISTRY.get(base_name)
     name = data.get("name", f"custom-{base.name}")
-    if not isinstance(name, str) or not name.strip() or len(name) > 64:
-        raise RuleSetError("'name' must be a non-empty string of at most 64 characters")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_RULES_NAME:
+        raise RuleSetError("'name' must be a non-empty string of at most "
+                           f"{MAX_RULES_NAME} characters")
     changes: dict[str, Any] = {"name": name.strip(), "aliases": ()}
-    for key in ("title", "summary"):
+    for key in RULE_TEXT_FIELDS:
         if key in data:
-            if not isinstance(data[key], str) or len(data[key]) > 500:
-                raise RuleSetError(f"'{key}' must be a string of at most 500 characters")
+            if not isinstance(data[key], str) or len(data[key]) > MAX_RULES_TEXT:
+                raise RuleSetError(f"'{key}' must be a string of at most {MAX_RULES_TEXT} "
+                                   "characters")
             changes[key] = data[key]
     changes.setdefault("title", f"House rules based on {base.name}")
     if "joker" in data:
@@ -312,14 +323,13 @@ def custom_rules(data: Mapping[str, Any]) -> RuleSet:
             raise RuleSetError(
                 f"'joker' must be one of {', '.join(j.value for j in JokerRule)}"
             ) from None
-    for key, lo, hi in (("upper_bonus_threshold", 0, 105), ("upper_bonus", 0, 1000),
-                        ("yahtzee_bonus", 0, 10000)):
+    for key, (lo, hi) in RULE_INT_RANGES.items():
         if key in data:
             v = data[key]
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise RuleSetError(f"'{key}' must be an integer from {lo} to {hi}")
             changes[key] = v
-    for key in ("five_of_a_kind_full_house", "zero_in_chance", "joker_zero"):
+    for key in RULE_BOOL_FIELDS:
         if key in data:
             if not isinstance(data[key], bool):
                 raise RuleSetError(f"'{key}' must be true or false")

@@ -22,29 +22,38 @@ from marshmallow import (
 )
 
 from .boxes import ALL_BOXES, Box, TotalField
-from .card import (
+from .card import Game, Player, PlayersScores, Sheet, Turn
+from .readings import Reading, ReadStatus
+from .rules import RULE_FIELDS, RuleSet, RuleSetError, UnknownRuleSet, custom_rules, get_rules
+from .sheetspec import (
     CARD_READING_KEYS,
     CHECKS_KEY,
+    DICE,
+    FORMAT,
+    MAX_CANDIDATES,
+    MAX_CHECKS,
     MAX_GAMES,
+    MAX_JSON_BYTES,
+    MAX_NAME,
+    MAX_PHOTOS,
+    MAX_PIXEL,
+    MAX_PLAYERS,
+    MAX_ROLLS,
+    MAX_TITLE,
+    MAX_TURNS,
+    MAX_VALUE,
+    MIN_VALUE,
     SCORES_READING_KEYS,
-    Game,
-    Player,
-    PlayersScores,
-    Sheet,
-    Turn,
+    player_key,
 )
-from .readings import MAX_CANDIDATES, Reading, ReadStatus
-from .rules import RuleSet, RuleSetError, UnknownRuleSet, custom_rules, get_rules
 
-FORMAT = "scorepad/sheet@1"
-MAX_PLAYERS = 12
-MAX_NAME = 64
-MAX_TURNS = 20  # more than 13 is a rule finding; more than this is not a turn log
-MAX_ROLLS = 6  # more than 3 is a rule finding
-MAX_JSON_BYTES = 1_000_000
-MAX_PIXEL = 1_000_000  # a crop box coordinate
-MAX_PHOTOS = 99
-VALUE_RANGE = validate.Range(min=-99_999, max=99_999)
+# the limits are defined in sheetspec; these names stay importable from here
+__all__ = ["FORMAT", "MAX_JSON_BYTES", "MAX_NAME", "MAX_PLAYERS", "GameSchema", "RulesField",
+           "SheetFormatError", "SheetSchema", "StrictInteger", "dump_sheet", "load_sheet",
+           "loads_sheet"]
+
+VALUE_RANGE = validate.Range(min=MIN_VALUE, max=MAX_VALUE)
+CHECKS_RANGE = validate.Range(0, MAX_CHECKS)
 
 
 class SheetFormatError(ValueError):
@@ -113,7 +122,7 @@ def _reading_schema(name: str, candidate: StrictInteger) -> type[Schema]:
 ReadingSchema = _reading_schema("ReadingSchema", _value())
 # the check marks: a count, 0..99 (null: no marks)
 ChecksReadingSchema = _reading_schema(
-    "ChecksReadingSchema", StrictInteger(allow_none=True, validate=validate.Range(0, 99)))
+    "ChecksReadingSchema", StrictInteger(allow_none=True, validate=CHECKS_RANGE))
 
 
 def _readings_schema(name: str, keys: tuple[str, ...]) -> type[Schema]:
@@ -148,12 +157,12 @@ class TurnSchema(Schema):
         unknown = RAISE
 
     rolls = fields.List(
-        fields.List(_DIE, validate=validate.Length(equal=5, error="a roll is exactly 5 dice")),
+        fields.List(_DIE, validate=validate.Length(equal=DICE, error=f"a roll is exactly {DICE} dice")),
         required=True,
         validate=validate.Length(min=1, max=MAX_ROLLS),
     )
     kept = fields.List(
-        fields.List(_DIE, validate=validate.Length(max=5)),
+        fields.List(_DIE, validate=validate.Length(max=DICE)),
         load_default=list,
         validate=validate.Length(max=MAX_ROLLS),
     )
@@ -177,7 +186,7 @@ class GameSchema(Schema):
         unknown = RAISE
 
     boxes = fields.Nested(BoxesSchema, load_default=dict)
-    yahtzee_bonus_checks = StrictInteger(load_default=0, validate=validate.Range(0, 99))
+    yahtzee_bonus_checks = StrictInteger(load_default=0, validate=CHECKS_RANGE)
     totals = fields.Nested(TotalsSchema, load_default=dict)
     turns = fields.List(
         fields.Nested(TurnSchema), allow_none=True, load_default=None,
@@ -244,9 +253,7 @@ class RulesField(fields.Field):  # type: ignore[type-arg]
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         if isinstance(value, RuleSet):
             d = value.to_dict()
-            return {k: d[k] for k in ("name", "title", "summary", "joker", "upper_bonus_threshold",
-                                      "upper_bonus", "yahtzee_bonus", "five_of_a_kind_full_house",
-                                      "zero_in_chance", "joker_zero")}
+            return {k: d[k] for k in ("name", "title", "summary", *RULE_FIELDS)}
         return value
 
 
@@ -255,7 +262,7 @@ class SheetSchema(Schema):
         unknown = RAISE
 
     format = fields.String(load_default=FORMAT, validate=validate.Equal(FORMAT))
-    title = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200))
+    title = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TITLE))
     rules = RulesField(allow_none=True, load_default=None)
     players = fields.List(
         fields.Nested(PlayerSchema), required=True,
@@ -264,7 +271,7 @@ class SheetSchema(Schema):
 
     @validates_schema
     def unique_names(self, data: dict[str, Any], **_: Any) -> None:
-        names = [p.name.strip().casefold() for p in data.get("players", [])]
+        names = [player_key(p.name) for p in data.get("players", [])]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValidationError(f"player names must differ; repeated: {', '.join(dupes)}",

@@ -54,7 +54,3 @@ def needs_five_of_a_kind(rules: RuleSet, box: Box, value: int) -> bool:
     """True when only a five-of-a-kind roll scores ``value`` in ``box`` (e.g. 30 in 4 of a kind)."""
     plain, five_kind = _value_tables(rules)
     return value not in plain[box] and value in five_kind[box]
-
-
-def describe_values(values: frozenset[int]) -> list[int]:
-    return sorted(values)

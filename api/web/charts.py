@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from scorepad.rules import DEFAULT_RULES, UnknownRuleSet
+
 W, H = 360, 220
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 14, 34
 
@@ -179,7 +181,7 @@ _LOCK = threading.Lock()
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def optimal_scores(rules: str = "hasbro", mode: str = "auto") -> tuple[Scores, str]:
+def optimal_scores(rules: str = DEFAULT_RULES, mode: str = "auto") -> tuple[Scores, str]:
     """Scores of optimally played games (or counts per score) and where they come from.
 
     ``auto``: the distribution shipped in ``data/optimal-RULES.json`` (100,000 games of
@@ -194,7 +196,7 @@ def optimal_scores(rules: str = "hasbro", mode: str = "auto") -> tuple[Scores, s
             return _OPTIMAL[key]
         out: tuple[Scores, str] | None = None
         if mode == "auto":
-            out = _shipped(rules) or _simulated(rules) or _shipped("hasbro")
+            out = _shipped(rules) or _simulated(rules) or _shipped(DEFAULT_RULES)
         if out is None:
             out = _normal()
         _OPTIMAL[key] = out
@@ -212,18 +214,19 @@ def _shipped(rules: str) -> tuple[Scores, str] | None:
 
 
 def _simulated(rules: str) -> tuple[Scores, str] | None:
+    from scorepad.solver import SolverError, cache_path, simulate  # numpy/numba: on first use
+
     try:
-        from scorepad.solver import cache_path, simulate
-        if not cache_path(rules).exists():
+        if not cache_path(rules).exists():  # never builds a table during a request
             return None
         r = simulate(rules, games=5000, seed=1)
-    except Exception:  # the solver is optional here: fall back to the published figures
+    except (UnknownRuleSet, SolverError):  # a house rule set (no table): the published figures
         return None
     return [float(s) for s in r.scores], f"{r.games} optimally played games (scorepad solver)"
 
 
 def _normal() -> tuple[Scores, str]:
-    from api import reference
+    from scorepad import reference
     # 400 quantiles of N(mean, sd): a smooth stand-in with the published mean and spread
     scores = [reference.MEAN + reference.SD * _probit((i + 0.5) / 400) for i in range(400)]
     return scores, (f"a normal curve with the published mean {reference.MEAN} and standard "

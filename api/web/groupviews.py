@@ -12,11 +12,13 @@ from typing import Any
 from flask import current_app, render_template
 from sqlalchemy.orm import selectinload
 
+from scorepad import reference, stats
 from scorepad.boxes import ALL_BOXES, LABELS, Box
+from scorepad.rules import DEFAULT_RULES
 
-from .. import auth, reference, stats
-from ..db import Match, reading
-from ..errors import ApiError
+from .. import auth
+from ..db import Match
+from ..errors import ApiError, ProblemCode
 from ..groups import current_matches, stored_matches
 from . import charts
 
@@ -29,8 +31,7 @@ def _fragment(template: str, **ctx: Any) -> Any:
 
 
 def overview(gid: str) -> Any:
-    with reading() as s:
-        g = auth.load_group(s, gid)
+    with auth.opened_group(gid) as (s, g):
         rows = current_matches(s, g.id)
         matches = [{"id": m.id, "played_on": v.played_on, "place": v.place, "note": v.note,
                     "players": list(v.players), "audit_ok": v.audit_ok,
@@ -44,13 +45,12 @@ def overview(gid: str) -> Any:
 
 
 def player(gid: str, name: str) -> Any:
-    with reading() as s:
-        g = auth.load_group(s, gid)
+    with auth.opened_group(gid) as (s, g):
         games = stats.all_games(stored_matches(s, g.id))
     key = stats.player_key(name)
     ps = stats.per_player(games).get(key)
     if ps is None:
-        raise ApiError(404, "UNKNOWN_PLAYER", "no finished game of this player in the group")
+        raise ApiError(404, ProblemCode.UNKNOWN_PLAYER, "no finished game of this player in the group")
     d = ps.to_dict()
     series: list[tuple[str, int]] = []
     rule_sets: list[str] = []
@@ -62,7 +62,7 @@ def player(gid: str, name: str) -> Any:
                 label = gr.played_on.strftime("%d %b") if gr.played_on else f"#{len(series) + 1}"
                 series.append((label, e.totals.grand_total))
                 rule_sets.append(gr.rule_set)
-    main_rules = max(set(rule_sets), key=rule_sets.count) if rule_sets else "hasbro"
+    main_rules = max(set(rule_sets), key=rule_sets.count) if rule_sets else DEFAULT_RULES
     optimal, optimal_source = charts.optimal_scores(
         main_rules, str(current_app.config.get("WEB_OPTIMAL", "auto")))
     scores = [float(v) for _, v in series]
@@ -90,12 +90,11 @@ def player(gid: str, name: str) -> Any:
 
 
 def match(gid: str, mid: str) -> Any:
-    with reading() as s:
-        g = auth.load_group(s, gid)
+    with auth.opened_group(gid) as (s, g):
         m = s.get(Match, mid, options=[selectinload(Match.versions)]) if len(mid) <= 64 \
             else None
         if m is None or m.group_id != g.id:
-            raise ApiError(404, "NOT_FOUND", "no such match in this group")
+            raise ApiError(404, ProblemCode.NOT_FOUND, "no such match in this group")
         versions: list[dict[str, Any]] = [{"version": v.version, "played_on": v.played_on, "place": v.place,
                      "note": v.note, "reason": v.reason, "rule_set": v.rule_set,
                      "players": list(v.players), "audit_ok": v.audit_ok,

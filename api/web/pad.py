@@ -3,54 +3,51 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from scorepad.boxes import LABELS, LOWER, UPPER, TotalField
-from scorepad.card import MAX_GAMES
-
-MAX_PLAYERS = 8
-MAX_VALUE = 9999
-
-
-@dataclass(frozen=True)
-class Row:
-    key: str  # sheet key: a box, a total or "yahtzee_bonus_checks"
-    label: str  # as printed on the pad
-    hint: str  # the pad's "HOW TO SCORE" column
-    kind: str  # box, total, checks
-    section: str  # upper, lower
-
-
-def _box_hint(box_key: str) -> str:
-    return {
-        "aces": "Count and add only Aces", "twos": "Count and add only Twos",
-        "threes": "Count and add only Threes", "fours": "Count and add only Fours",
-        "fives": "Count and add only Fives", "sixes": "Count and add only Sixes",
-        "three_of_a_kind": "Add total of all dice", "four_of_a_kind": "Add total of all dice",
-        "full_house": "Score 25", "small_straight": "Score 30 (sequence of 4)",
-        "large_straight": "Score 40 (sequence of 5)", "yahtzee": "Score 50 (5 of a kind)",
-        "chance": "Score total of all 5 dice",
-    }[box_key]
-
-
-ROWS: tuple[Row, ...] = (
-    *(Row(b.value, LABELS[b], _box_hint(b.value), "box", "upper") for b in UPPER),
-    Row(TotalField.UPPER_SUBTOTAL.value, "TOTAL SCORE", "→", "total", "upper"),
-    Row(TotalField.UPPER_BONUS.value, "BONUS", "If total score is 63 or over", "total", "upper"),
-    Row(TotalField.UPPER_TOTAL.value, "TOTAL", "Of upper section", "total", "upper"),
-    *(Row(b.value, LABELS[b], _box_hint(b.value), "box", "lower") for b in LOWER),
-    Row("yahtzee_bonus_checks", "YAHTZEE BONUS", "✓ for each bonus", "checks", "lower"),
-    Row(TotalField.YAHTZEE_BONUS.value, "BONUS points", "Score 100 per ✓", "total", "lower"),
-    Row(TotalField.LOWER_TOTAL.value, "TOTAL", "Of lower section", "total", "lower"),
-    Row(TotalField.UPPER_TOTAL_REPEAT.value, "TOTAL", "Of upper section", "total", "lower"),
-    Row(TotalField.GRAND_TOTAL.value, "GRAND TOTAL", "→", "total", "lower"),
+from scorepad.boxes import TotalField
+from scorepad.padrows import PadRow, pad_rows
+from scorepad.sheetspec import (
+    CHECKS_KEY,
+    FORMAT,
+    MAX_GAMES,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TITLE,
+    MAX_VALUE,
+    MIN_VALUE,
 )
+
+# The form takes what the sheet format takes (scorepad.sheetspec): the templates get these.
+LIMITS = {"max_players": MAX_PLAYERS, "min_value": MIN_VALUE, "max_value": MAX_VALUE, "max_name": MAX_NAME,
+          "max_title": MAX_TITLE, "value_chars": len(str(MIN_VALUE))}
+
+Row = PadRow
+ROWS: tuple[Row, ...] = pad_rows()  # under the default rules; rows(rules) for a rule set's hints
+
+
+def rows(rules: Any = None) -> tuple[Row, ...]:
+    """The pad's rows with the rule set's numbers in the hints (the default rules if unknown)."""
+    try:
+        return pad_rows(rules)
+    except (KeyError, ValueError):  # an unknown or malformed rule set: the default's hints
+        return ROWS
+
+
 ROW_KEYS = {r.key for r in ROWS}
 TOTAL_KEYS = {t.value for t in TotalField}
 FIELD_LABELS = {r.key: (TotalField(r.key).label if r.key in TOTAL_KEYS else r.label)
                 for r in ROWS}
-FIELD_LABELS["yahtzee_bonus_checks"] = "YAHTZEE BONUS checks"
+FIELD_LABELS[CHECKS_KEY] = "YAHTZEE BONUS checks"
+
+
+def title_from_form(form: Mapping[str, str]) -> str | None:
+    """The sheet's title (None: none); FormError when it is longer than the format allows."""
+    title = (form.get("title") or "").strip()
+    if len(title) > MAX_TITLE:
+        raise FormError([("title", f"a title has at most {MAX_TITLE} characters "
+                                   f"(this one has {len(title)})")])
+    return title or None
 
 
 def field_name(player: int, game: int | None, key: str) -> str:
@@ -81,8 +78,8 @@ def _int(form: Mapping[str, str], name: str, errors: list[tuple[str, str]]) -> i
     except ValueError:
         errors.append((name, "not a whole number"))
         return None
-    if not 0 <= v <= MAX_VALUE:
-        errors.append((name, f"must be 0 to {MAX_VALUE}"))
+    if not MIN_VALUE <= v <= MAX_VALUE:
+        errors.append((name, f"must be {MIN_VALUE:,} to {MAX_VALUE:,}"))
         return None
     return v
 
@@ -144,7 +141,7 @@ def sheet_from_form(form: Mapping[str, str], rules: Any) -> dict[str, Any]:
     kept = [pl for i, pl in enumerate(players)
             if pl["games"] or pl.get("players_scores")
             or (form.get(field_name(i, None, "name")) or "").strip()]
-    return {"format": "scorepad/sheet@1", "rules": rules, "players": kept or players[:1]}
+    return {"format": FORMAT, "rules": rules, "players": kept or players[:1]}
 
 
 def values_from_sheet(sheet: Mapping[str, Any]) -> tuple[dict[str, Any], int, int, bool]:

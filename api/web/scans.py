@@ -3,6 +3,8 @@
 ``SCAN_DIR`` (config ``WEB_SCAN_DIR``, default ``<instance>/web-scans``) holds
 ``ID.jpg`` (the photo turned upright, as the reader saw it) and ``ID.json`` (the
 reader's result and the rule set). Ids are random; old pairs are removed on upload.
+A photo in which the reader found no pad is kept with no result (``None``) until its
+corners are marked; reading it again from marked corners makes a new id (``again``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def upright_jpeg(data: bytes) -> bytes | None:
         return None
 
 
-def save(photo: bytes, result: dict[str, Any], rules: str) -> str:
+def save(photo: bytes, result: dict[str, Any] | None, rules: str) -> str:
     d = scan_dir()
     _cleanup(d)
     sid = secrets.token_urlsafe(18)
@@ -51,6 +53,39 @@ def save(photo: bytes, result: dict[str, Any], rules: str) -> str:
     (d / f"{sid}.json").write_text(json.dumps({"result": result, "rules": rules,
                                                "created": time.time()}))
     return sid
+
+
+def again(sid: str, result: dict[str, Any]) -> str | None:
+    """A new id for the photo of ``sid`` (the same upright JPEG, not encoded again) with a new
+    result: its review page and crops are new addresses, never a cached old crop."""
+    old, data = photo_path(sid), load(sid)
+    if old is None or data is None:
+        return None
+    d = scan_dir()
+    new = secrets.token_urlsafe(18)
+    (d / f"{new}.jpg").write_bytes(old.read_bytes())
+    (d / f"{new}.json").write_text(json.dumps({"result": result, "rules": data.get("rules"),
+                                               "created": time.time()}))
+    return new
+
+
+def discard(sid: str) -> None:
+    for p in (photo_path(sid), scan_dir() / f"{sid}.json" if _ID.match(sid) else None):
+        if p is not None:
+            p.unlink(missing_ok=True)
+
+
+def photo_size(sid: str) -> tuple[int, int] | None:
+    """The stored photo's width and height (the upright photo's pixels), or None."""
+    p = photo_path(sid)
+    if p is None:
+        return None
+    try:
+        from PIL import Image
+        with Image.open(p) as im:
+            return im.size
+    except Exception:  # not a picture Pillow opens (the reader may have refused it too)
+        return None
 
 
 def load(sid: str) -> dict[str, Any] | None:

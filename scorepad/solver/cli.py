@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from ..boxes import Box
+from ..cli import ExitCode
 from ..commands import InputError, parse_json, read_text
 from ..rules import RuleSet, RuleSetError, UnknownRuleSet, get_rules
 from ..schemas import SheetFormatError, loads_sheet
 from .analysis import AnalysisError, GameAnalysis, advise, analyse_sheet, parse_card
 from .simulate import MAX_GAMES, simulate
 from .table import SolverError, cache_path, get_table
-
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
 def _rules(value: str | None) -> RuleSet | None:
@@ -50,7 +49,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 "build_seconds": table.build_seconds})
     else:
         print(f"{rules.name}: expected score of optimal play {table.expected_score:.4f}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _analysis_lines(a: GameAnalysis) -> list[str]:
@@ -100,7 +99,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     else:
         for a in results:
             print("\n".join(_analysis_lines(a)))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
@@ -123,7 +122,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise InputError(str(exc)) from None
     if args.format == "json":
         _print(advice.to_dict())
-        return EXIT_OK
+        return ExitCode.OK
     best = advice.best.to_dict()
     print(f"{advice.rule_set}, roll {advice.roll}, dice {''.join(map(str, advice.dice))}: "
           f"best {_choice(best)} (expected final score {advice.best.expected:.2f})")
@@ -131,7 +130,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     if ru is not None:
         print(f"runner-up {_choice(ru.to_dict())} ({ru.expected:.2f}, "
               f"{advice.best.expected - ru.expected:.2f} worse)")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -144,7 +143,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     d = result.to_dict()
     if args.format == "json":
         _print(d)
-        return EXIT_OK
+        return ExitCode.OK
     pct = ", ".join(f"{k} {v:g}" for k, v in d["percentiles"].items())
     print(f"{d['rule_set']}: {d['games']} games of optimal play, seed {d['seed']}")
     print(f"mean {d['mean']:.2f} (table {d['expected']:.4f}, standard error "
@@ -153,7 +152,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"upper bonus {100 * d['upper_bonus_rate']:.1f}%, YAHTZEE 50 "
           f"{100 * d['yahtzee_rate']:.1f}%, bonus Yahtzees per game "
           f"{d['bonus_yahtzees_per_game']:.3f}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -162,7 +161,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
             return func(args)
         except InputError as exc:
             print(f"scorepad {args.command}: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
     return run
 
 

@@ -160,10 +160,6 @@ class State:
     def open_boxes(self) -> frozenset[Box]:
         return frozenset(b for i, b in enumerate(ALL_BOXES) if not self.mask >> i & 1)
 
-    @property
-    def turns_left(self) -> int:
-        return NBOXES - bin(self.mask).count("1")
-
 
 @dataclass
 class TurnArrays:

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from api import reference
+from scorepad import reference
 from scorepad.boxes import ALL_BOXES
 
 from .conftest import GroupRef, full_game, sheet

@@ -59,12 +59,18 @@ class FakeScanner:
             "chance": ("unreadable", None, []),
         }
         self.calls = 0
+        self.corners: list[Any] = []  # the corners each call was given (None: searched)
+        self.find_pad = True  # False: the pad is found only from marked corners (not_a_pad)
 
     def photo(self) -> bytes:
         return draw_photo(self.values, self.name)[0]
 
-    def __call__(self, data: bytes, rules: str) -> dict[str, Any]:
+    def __call__(self, data: bytes, rules: str, corners: Any = None) -> dict[str, Any]:
         self.calls += 1
+        self.corners.append(corners)
+        if corners is None and not self.find_pad:
+            from api.web import ScanFailed
+            raise ScanFailed("not_a_pad", "no Yahtzee score pad was found in the photo")
         _, boxes = draw_photo(self.values, self.name)
         cells = []
         read: dict[str, int | None] = {}
@@ -91,7 +97,11 @@ class FakeScanner:
         sheet = {"format": "scorepad/sheet@1", "rules": rules, "title": None,
                  "players": [{"name": self.name, "games": [
                      {"boxes": boxes_json, "yahtzee_bonus_checks": 0, "totals": totals}]}]}
+        w, h = LABEL_W + CELL_W + 20, TOP + CELL_H * (len(ROWS) + 1) + 20
+        used = [[10, 10], [w - 10, 10], [w - 10, h - 10], [10, h - 10]]
         return {"sheet": sheet, "side": "front", "rotation": 0, "match_score": 0.9,
                 "engine": "fake", "seconds": 0.01,
+                "corners": [list(map(int, c)) for c in corners] if corners else used,
+                "corners_given": corners is not None,
                 "counts": {"confident": 0, "needs_review": 2, "unreadable": 1},
                 "cells": cells}

@@ -322,3 +322,70 @@ def test_photo_through_the_real_reader(serve: Callable[..., str], page: Any) -> 
     assert "sev-error" in (cell.get_attribute("class") or "")
     fid = cell.locator("a.mark").first.get_attribute("href")
     assert page.locator(f"li{fid}").get_attribute("data-code") == "BOX_VALUE_IMPOSSIBLE"
+
+
+@pytest.mark.slow
+def test_a_pad_not_found_is_read_from_corners_marked_on_the_photo(
+        serve: Callable[..., str], page: Any) -> None:
+    from ..ocr.thumbs import held_pad
+
+    held = held_pad()  # thumbs over two corners: the reader finds no pad by itself
+    base = serve()
+    page.goto(base + "/")
+    page.set_input_files("#photo", files=[{"name": "held.jpg", "mimeType": "image/jpeg",
+                                           "buffer": held.jpeg}])
+    page.wait_for_url("**/corners", timeout=120_000)  # no dead end: the corner editor
+    page.wait_for_function("document.getElementById('corner-photo').naturalWidth > 0")
+    assert page.locator("#corners-error").is_visible()
+    handles = page.locator(".corner-handle")
+    assert handles.count() == 4
+    for i in range(4):
+        b = handles.nth(i).bounding_box()
+        assert b is not None and b["width"] >= 44 and b["height"] >= 44  # a finger's target
+    _assert_labelled(page)
+    # the keyboard moves a handle too
+    before = int(page.input_value("#c0x"))
+    page.focus("#corner-0")
+    page.keyboard.press("ArrowRight")
+    assert int(page.input_value("#c0x")) > before
+    # drag each handle onto its corner of the card's printed frame (pointer events)
+    w, h = held.size
+    page.locator("#corner-photo").scroll_into_view_if_needed()
+    img = page.locator("#corner-photo").bounding_box()
+    assert img is not None and img["width"] <= 390 and img["y"] + img["height"] <= 844
+    inner = page.evaluate("(() => { const i = document.getElementById('corner-photo');"
+                          " return [i.clientLeft, i.clientTop, i.clientWidth, i.clientHeight]; })()")
+    for i, (x, y) in enumerate(held.corners):
+        b = handles.nth(i).bounding_box()
+        assert b is not None
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(img["x"] + inner[0] + x / w * inner[2],
+                        img["y"] + inner[1] + y / h * inner[3], steps=6)
+        page.mouse.up()
+    scale = w / inner[2]  # photo pixels per CSS pixel
+    for i, (x, y) in enumerate(held.corners):
+        assert abs(int(page.input_value(f"#c{i}x")) - x) <= 2 * scale
+        assert abs(int(page.input_value(f"#c{i}y")) - y) <= 2 * scale
+    shoot(page, "corners", both=False)
+    page.click("#corners-submit")
+    page.wait_for_url("**/scan/*", timeout=120_000)
+    page.wait_for_selector("table.pad")
+    assert "/corners" not in page.url
+    # the cells were read: the boxes of the card against what is written on it
+    games = held.sheet.players[0].games
+    right = total = 0
+    for g, game in enumerate(games):
+        assert game is not None
+        for box, value in game.boxes.items():
+            total += 1
+            got = page.locator(f"input[name='p0.g{g}.{box.value}']").first.input_value()
+            right += got == str(value)
+    assert total >= 40 and right / total >= 0.95
+    # found wrong? the same editor, with the corners the reader used
+    page.click("#mark-corners")
+    page.wait_for_url("**/corners")
+    assert not page.locator("#corners-error").count()
+    for i, (x, y) in enumerate(held.corners):
+        assert abs(int(page.input_value(f"#c{i}x")) - x) <= 3
+        assert abs(int(page.input_value(f"#c{i}y")) - y) <= 3

@@ -209,3 +209,81 @@ def test_a_photo_that_cannot_be_read_says_what_to_do(tmp_path: Path) -> None:
         assert r.status_code == 422
     finally:
         app.extensions["scorepad.engine"].dispose()
+
+
+def _corner_fields(html: str) -> dict[str, str]:
+    return dict(re.findall(r'name="(c[0-3][xy])" value="([^"]*)"', html))
+
+
+def test_a_pad_not_found_is_no_dead_end_its_corners_are_marked(tmp_path: Path) -> None:
+    scanner = FakeScanner()
+    scanner.find_pad = False
+    app = make_app(tmp_path, WEB_SCANNER=scanner)
+    try:
+        c = app.test_client()
+        tok = _token(c)
+        photo = scanner.photo()
+        r = c.post("/scan", data={"csrf_token": tok, "photo": (io.BytesIO(photo), "pad.jpg")},
+                   content_type="multipart/form-data")
+        assert r.status_code == 303 and r.headers["Location"].endswith("/corners")
+        corners_url = r.headers["Location"]
+        sid = corners_url.split("/")[-2]
+        assert c.get(f"/scan/{sid}").headers["Location"].endswith("/corners")  # no review yet
+        page = c.get(corners_url)
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert 'id="corners-error"' in html and html.count('class="corner-handle"') == 4
+        from PIL import Image
+        w, h = Image.open(io.BytesIO(photo)).size
+        assert _corner_fields(html) == {  # 10% in from the photo's corners
+            "c0x": str(round(0.1 * w)), "c0y": str(round(0.1 * h)),
+            "c1x": str(round(0.9 * w)), "c1y": str(round(0.1 * h)),
+            "c2x": str(round(0.9 * w)), "c2y": str(round(0.9 * h)),
+            "c3x": str(round(0.1 * w)), "c3y": str(round(0.9 * h))}
+        marked = {"c0x": "12", "c0y": "11", "c1x": "300", "c1y": "9", "c2x": "301",
+                  "c2y": "870", "c3x": "9", "c3y": "872"}
+        assert c.post(corners_url, data=marked).status_code == 400  # the CSRF token
+        r = c.post(corners_url, data={**marked, "csrf_token": tok, "c2y": "far"})
+        assert r.status_code == 422 and 'role="alert"' in r.get_data(as_text=True)
+        assert scanner.calls == 1  # not read with a corner missing
+        r = c.post(corners_url, data={**marked, "csrf_token": tok})
+        assert r.status_code == 303
+        assert scanner.corners[-1] == [(12.0, 11.0), (300.0, 9.0), (301.0, 870.0), (9.0, 872.0)]
+        review = r.headers["Location"]
+        new_sid = review.rsplit("/", 1)[-1]
+        assert new_sid != sid  # a new id: no crop of the old reading from a cache
+        r = c.get(review)
+        assert r.status_code == 200 and "td" in r.get_data(as_text=True)
+        assert c.get(f"/scan/{new_sid}/photo").data == c.get(f"/scan/{sid}/photo").data
+        # the review offers the editor again, with the corners the reader used
+        assert f'href="/scan/{new_sid}/corners"' in r.get_data(as_text=True)
+        again = c.get(f"/scan/{new_sid}/corners").get_data(as_text=True)
+        assert _corner_fields(again) == marked
+        assert 'id="corners-error"' not in again and "Back to the review" in again
+    finally:
+        app.extensions["scorepad.engine"].dispose()
+
+
+def test_corners_the_reader_cannot_use_say_so_and_keep_the_marks(tmp_path: Path) -> None:
+    from api.web import ScanFailed
+
+    def refusing(data: bytes, rules: str, corners: Any = None) -> dict[str, Any]:
+        raise ScanFailed("not_a_pad" if corners is None else "bad_corners", "no")
+
+    app = make_app(tmp_path, WEB_SCANNER=refusing)
+    try:
+        c = app.test_client()
+        tok = _token(c)
+        r = c.post("/scan", data={"csrf_token": tok,
+                                  "photo": (io.BytesIO(FakeScanner().photo()), "p.jpg")},
+                   content_type="multipart/form-data")
+        url = r.headers["Location"]
+        marked = {"c0x": "1", "c0y": "2", "c1x": "3", "c1y": "4", "c2x": "5", "c2y": "6",
+                  "c3x": "7", "c3y": "8"}
+        r = c.post(url, data={**marked, "csrf_token": tok})
+        assert r.status_code == 422
+        html = r.get_data(as_text=True)
+        assert 'role="alert"' in html and _corner_fields(html) == marked
+        assert c.get("/scan/nope-nope-nope-nope-nope/corners").status_code == 404
+    finally:
+        app.extensions["scorepad.engine"].dispose()

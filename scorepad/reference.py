@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.boxes import Box
+from .boxes import Box
 
 MEAN = 254.59
 SD = 59.61

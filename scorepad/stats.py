@@ -17,16 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorepad.boxes import ALL_BOXES, Box
-from scorepad.card import Game, GameTotals, compute_totals
-from scorepad.rules import RuleSet, get_rules
-from scorepad.schemas import load_sheet
-
 from . import reference
-
-
-def player_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
+from .boxes import ALL_BOXES, Box
+from .card import Game, GameTotals, compute_totals
+from .rules import RuleSet, UnknownRuleSet, get_rules
+from .schemas import load_sheet
+from .sheetspec import player_key as player_key  # one identity of a name, for loading too
 
 
 @dataclass(frozen=True)
@@ -70,7 +66,7 @@ class StoredMatch:
 def _rules_of(spec: Any) -> RuleSet:
     try:
         return get_rules(spec)
-    except Exception:  # a stored rule set that no longer exists: fall back to the default
+    except UnknownRuleSet:  # a stored rule set that no longer exists: fall back to the default
         return get_rules(None)
 
 
@@ -204,11 +200,8 @@ def decision_loss(rules: RuleSet, game: Game) -> tuple[float, int] | None:
     the disk cache; ``scorepad solve --rules NAME`` builds it): a statistics request
     never starts a table build. Illegal or unanalysable logs count as not analysed.
     """
-    try:
-        from scorepad.solver import AnalysisError, analyse_game, get_table
-        from scorepad.solver.table import table_available
-    except ImportError:  # the solver's numeric dependencies are missing
-        return None
+    from .solver import AnalysisError, analyse_game, get_table  # numpy/numba: on first use
+    from .solver.table import table_available
     if not table_available(rules):
         return None
     try:

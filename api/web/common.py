@@ -1,0 +1,149 @@
+"""What every web page shares: the blueprint, its setup, the CSRF check, security headers,
+the rule-set choices and the on-screen pad page (the views are in ``__init__`` and
+``scanviews``)."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    render_template,
+    request,
+    session,
+)
+from flask.blueprints import BlueprintSetupState
+
+from scorepad.boxes import ALL_BOXES, LABELS
+from scorepad.rules import DEFAULT_RULES, REGISTRY, RuleSet, UnknownRuleSet, get_rules
+from scorepad.sheetspec import MAX_GAMES, MAX_PLAYERS
+
+from ..scanning import scan_max_bytes
+from . import pad
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/web-static")
+
+CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+
+@bp.record_once
+def _setup(state: BlueprintSetupState) -> None:
+    app = state.app
+    if not app.secret_key:  # sessions (the CSRF token) need a key; keep one per instance
+        path = Path(app.instance_path) / "web-secret-key"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                path.write_text(secrets.token_hex(32))
+                path.chmod(0o600)
+            app.secret_key = path.read_text().strip()
+        except OSError:
+            app.secret_key = secrets.token_hex(32)
+    if app.config.get("SESSION_COOKIE_SAMESITE") is None:
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config.setdefault("WEB_OPTIMAL", "auto")
+    app.jinja_env.globals["limits"] = pad.LIMITS  # visible in imported macros too
+
+
+# ---- CSRF -----------------------------------------------------------------------------------
+
+def csrf_token() -> str:
+    tok = session.get("csrf")
+    if not isinstance(tok, str) or not tok:
+        tok = secrets.token_urlsafe(32)
+        session["csrf"] = tok
+    return tok
+
+
+@bp.before_request
+def _check_csrf() -> Any:
+    if request.method != "POST":
+        return None
+    if request.endpoint == "web.scan_upload":  # a photo may be larger than other posts
+        request.max_content_length = scan_max_bytes()
+    sent = request.form.get("csrf_token", "")
+    have = session.get("csrf", "")
+    if not sent or not isinstance(have, str) or not hmac.compare_digest(sent, have):
+        return render_template("web/error.html", status=400,
+                               title="This form has expired",
+                               message="Open the page again and send the form once more."), 400
+    return None
+
+
+@bp.after_request
+def _headers(resp: Response) -> Response:
+    if resp.mimetype == "text/html":
+        resp.headers.setdefault("Content-Security-Policy", CSP)
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+    return resp
+
+
+@bp.app_context_processor
+def _context() -> dict[str, Any]:
+    return {"csrf_token": csrf_token}
+
+
+# ---- rule sets ------------------------------------------------------------------------------
+
+def _differences(rs: RuleSet, base: RuleSet) -> list[str]:
+    out = []
+    if rs.joker != base.joker:
+        out.append({
+            "forced": "Bonus Yahtzee: its upper box first, then any lower box, then a zero.",
+            "priority": "Bonus Yahtzee: its upper box, else 3 or 4 of a kind, else Chance or "
+                        "a stolen Full House/Straight.",
+            "conditional": "Bonus Yahtzee: free choice; it counts as a joker in the lower "
+                           "section only once its upper box is filled.",
+            "none": "No joker rule.",
+        }[rs.joker.value])
+    if rs.zero_in_chance != base.zero_in_chance:
+        out.append("A zero in Chance is " + ("allowed." if rs.zero_in_chance else "not allowed."))
+    if rs.joker_zero != base.joker_zero:
+        out.append("A joker may " + ("" if rs.joker_zero else "not ")
+                   + "be scored as a zero in a lower box.")
+    if rs.five_of_a_kind_full_house != base.five_of_a_kind_full_house:
+        out.append("Five of a kind " + ("counts" if rs.five_of_a_kind_full_house
+                                        else "does not count") + " as a Full House.")
+    for f, what in (("upper_bonus_threshold", "upper bonus from"),
+                    ("upper_bonus", "upper bonus worth"), ("yahtzee_bonus", "Yahtzee bonus")):
+        if getattr(rs, f) != getattr(base, f):
+            out.append(f"{what.capitalize()} {getattr(rs, f)}.")
+    return out
+
+
+def rule_choices() -> list[dict[str, Any]]:
+    base = REGISTRY.get(DEFAULT_RULES)
+    return [{"name": rs.name, "title": rs.title, "summary": rs.summary,
+             "default": rs.name == DEFAULT_RULES, "differences": _differences(rs, base),
+             "data": rs.to_dict()} for rs in REGISTRY.all()]
+
+
+def rules_name(raw: str | None) -> str:
+    try:
+        return get_rules(raw).name if raw else DEFAULT_RULES
+    except UnknownRuleSet:
+        return DEFAULT_RULES
+
+
+def rules_data() -> dict[str, Any]:
+    return {rs.name: rs.to_dict() for rs in REGISTRY.all()}
+
+
+
+def pad_page_response(values: dict[str, Any], players: int, games: int, with_ps: bool, rules: str,
+              errors: list[tuple[str, str]] | None = None, status: int = 200,
+              title: str | None = None, correct: str | None = None) -> tuple[str, int]:
+    return render_template(
+        "web/pad.html", rows=pad.rows(rules), values=values, players=players, games=games,
+        with_ps=with_ps, rules=rules, rule_list=rule_choices(), rules_data=rules_data(),
+        errors=errors or [], error_fields={f for f, _ in errors or []},
+        field=pad.field_name, title=title, correct=correct, max_players=MAX_PLAYERS,
+        max_games=MAX_GAMES, box_labels={b.value: LABELS[b] for b in ALL_BOXES},
+    ), status

@@ -1,0 +1,199 @@
+"""The photo pages: upload a photo, mark the pad's corners when it is not found, review
+the cells the reader was unsure of (the reader is reached through ``api.scanning``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from scorepad.rules import DEFAULT_RULES, OPTION_NOTES
+
+from .. import scanning
+from ..limits import write_limited
+from ..scanning import ScanFailed
+from . import pad, scans
+from .common import bp, rule_choices, rules_data, rules_name
+
+# ---- photos ---------------------------------------------------------------------------------
+
+def _scanner() -> Any:
+    """``scanner(data, rules, corners=None) -> dict`` (config ``WEB_SCANNER``: a stand-in)."""
+    return current_app.config.get("WEB_SCANNER") or scanning.scan
+
+
+@bp.post("/scan")
+@write_limited  # reading a photo is the most expensive thing the pages do
+def scan_upload() -> Any:
+    rules = rules_name(request.form.get("rules"))
+    upload = request.files.get("photo")
+    data = upload.read(scanning.scan_max_bytes() + 1) if upload else b""
+
+    def fail(message: str, status: int) -> tuple[str, int]:
+        return render_template("web/home.html", rules=rule_choices(), default=rules,
+                               notes=OPTION_NOTES, scan_error=message), status
+
+    if not data:
+        return fail("Choose a photo of the pad first.", 422)
+    if len(data) > scanning.scan_max_bytes():
+        return fail(scanning.ADVICE["too_large"], 413)
+    try:
+        result = _scanner()(data, rules)
+    except ScanFailed as exc:
+        if exc.code == "not_a_pad":  # not a dead end: the person marks the pad's corners
+            sid = scans.save(data, None, rules)
+            if scans.photo_size(sid) is not None:
+                return redirect(url_for("web.scan_corners", sid=sid), code=303)
+            scans.discard(sid)
+        return fail(exc.advice(), 422)
+    sid = scans.save(data, result, rules)
+    return redirect(url_for("web.scan_review", sid=sid), code=303)
+
+
+CORNER_NAMES = ("Top-left", "Top-right", "Bottom-right", "Bottom-left")
+
+
+def _corners_page(sid: str, corners: list[tuple[float, float]] | None = None,
+                  error: str | None = None, status: int = 200) -> tuple[str, int]:
+    """The photo with four handles on the pad's corners (the reader's, or 10% in from the
+    photo's), and the form that reads the pad from them."""
+    data = scans.load(sid)
+    size = scans.photo_size(sid)
+    if data is None or size is None:
+        return render_template("web/error.html", status=404, title="This photo is gone",
+                               message="Photos are kept for a day. Upload it again."), 404
+    result = data.get("result")
+    w, h = size
+    if corners is None and result and len(result.get("corners") or []) == 4:
+        corners = [(float(x), float(y)) for x, y in result["corners"]]
+    if corners is None:
+        corners = [(0.1 * w, 0.1 * h), (0.9 * w, 0.1 * h), (0.9 * w, 0.9 * h), (0.1 * w, 0.9 * h)]
+    points = [(name, round(x), round(y)) for name, (x, y) in zip(CORNER_NAMES, corners,
+                                                                  strict=True)]
+    return render_template("web/corners.html", sid=sid, size=size, points=points,
+                           found=result is not None, error=error), status
+
+
+@bp.get("/scan/<sid>/corners")
+def scan_corners(sid: str) -> tuple[str, int]:
+    return _corners_page(sid)
+
+
+@bp.post("/scan/<sid>/corners")
+@write_limited
+def scan_corners_read(sid: str) -> Any:
+    """Read the stored photo again from the corners the person marked, then review it."""
+    data = scans.load(sid)
+    photo = scans.photo_path(sid)
+    if data is None or photo is None:
+        return _corners_page(sid)
+    corners: list[tuple[float, float]] = []
+    for i in range(4):
+        try:
+            x, y = float(request.form.get(f"c{i}x", "")), float(request.form.get(f"c{i}y", ""))
+        except ValueError:
+            return _corners_page(sid, None, f"{CORNER_NAMES[i]} corner: give its x and y in "
+                                            "pixels.", 422)
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return _corners_page(sid, None, f"{CORNER_NAMES[i]} corner: give its x and y in "
+                                            "pixels.", 422)
+        corners.append((x, y))
+    rules = str(data.get("rules") or DEFAULT_RULES)
+    try:
+        result = _scanner()(photo.read_bytes(), rules, corners=corners)
+    except ScanFailed as exc:
+        return _corners_page(sid, corners, exc.advice(corners_marked=True), 422)
+    new = scans.again(sid, result)
+    if new is None:
+        return _corners_page(sid)
+    return redirect(url_for("web.scan_review", sid=new), code=303)
+
+
+def review_cells(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The reader's cells by the pad form field they fill (back: player columns in order)."""
+    cells = result.get("cells") or []
+    back = result.get("side") == "back"
+    columns = sorted({c["column"] for c in cells if c.get("kind") != "blank"})
+    out: dict[str, dict[str, Any]] = {}
+    for i, c in enumerate(cells):
+        f = c.get("field")
+        if back:
+            if c["column"] not in columns:
+                continue
+            p = columns.index(c["column"])
+            name = (pad.field_name(p, None, "name") if f == "name" else
+                    pad.field_name(p, None, "ps_total") if f == "total" else
+                    pad.field_name(p, c.get("game"), "ps"))
+        else:
+            name = (pad.field_name(0, None, "name") if f == "name"
+                    else pad.field_name(0, c.get("column"), f))
+        out[name] = {**c, "index": i, "flagged": c.get("status") != "confident"}
+    return out
+
+
+@bp.get("/scan/<sid>")
+def scan_review(sid: str) -> Any:
+    data = scans.load(sid)
+    if data is not None and data.get("result") is None:  # no pad found yet: mark its corners
+        return redirect(url_for("web.scan_corners", sid=sid), code=303)
+    return review_page(sid)
+
+
+def review_page(sid: str, values: dict[str, Any] | None = None,
+                 confirmed: set[str] | None = None, errors: list[tuple[str, str]] | None = None,
+                 status: int = 200) -> tuple[str, int]:
+    data = scans.load(sid)
+    if data is not None and data.get("result") is None:
+        return _corners_page(sid)
+    if data is None:
+        return render_template("web/error.html", status=404, title="This photo is gone",
+                               message="Photos are kept for a day. Upload it again."), 404
+    result = data["result"]
+    sheet_values, players, games, with_ps = pad.values_from_sheet(result.get("sheet") or {})
+    cells = review_cells(result)
+    if values is None:
+        values = sheet_values
+    return render_template(
+        "web/review.html", sid=sid, result=result, cells=cells, rows=pad.rows(data.get("rules")),
+        values=values,
+        players=players, games=games, with_ps=with_ps, rules=data.get("rules", DEFAULT_RULES),
+        rule_list=rule_choices(), rules_data=rules_data(), field=pad.field_name,
+        confirmed=confirmed or set(), errors=errors or [],
+        error_fields={f for f, _ in errors or []},
+        flagged=[n for n, c in cells.items() if c["flagged"]],
+    ), status
+
+
+@bp.get("/scan/<sid>/photo")
+def scan_photo(sid: str) -> Response:
+    p = scans.photo_path(sid)
+    if p is None:
+        abort(404)
+    resp = Response(p.read_bytes(), mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "private, max-age=3600"
+    return resp
+
+
+@bp.get("/scan/<sid>/cell/<int:index>.png")
+def scan_crop(sid: str, index: int) -> Response:
+    data = scans.load(sid)
+    if data is None:
+        abort(404)
+    cells = (data["result"] or {}).get("cells") or []
+    if not 0 <= index < len(cells):
+        abort(404)
+    png = scans.crop_png(sid, list(cells[index].get("box") or [0, 0, 0, 0]))
+    if png is None:
+        abort(404)
+    resp = Response(png, mimetype="image/png")
+    resp.headers["Cache-Control"] = "private, max-age=3600"
+    return resp

@@ -1,0 +1,51 @@
+"""The sheet format's limits and field names, written once (standard library only).
+
+Everything that reads or describes a sheet takes its limits and keys from here: the
+marshmallow schemas (``schemas``), the API's fast path (``api/fastsheet.py``), the
+generated JSON Schema (``scorepad.jsonschema``, ``python -m scorepad.jsonschema``), the
+OpenAPI document and the web form (``api/web/pad.py``). The rule-set fields and their
+ranges are in ``rules`` (``RULE_FIELDS``).
+"""
+
+from __future__ import annotations
+
+from .boxes import ALL_BOXES, TotalField
+
+FORMAT = "scorepad/sheet@1"
+
+MAX_PLAYERS = 12
+MAX_GAMES = 6  # the pad's GAME #1..#6 columns
+MAX_NAME = 64  # a player's name
+MAX_TITLE = 200  # the sheet's title
+MIN_VALUE, MAX_VALUE = -99_999, 99_999  # any number written in a box or total
+MAX_CHECKS = 99  # YAHTZEE BONUS check marks
+MAX_TURNS = 20  # more than 13 is a rule finding; more than this is not a turn log
+MAX_ROLLS = 6  # more than 3 is a rule finding
+DICE = 5
+MAX_JSON_BYTES = 1_000_000
+# readings (a sheet read from a photo)
+MAX_CANDIDATES = 8
+MAX_PIXEL = 1_000_000  # a crop box coordinate
+MAX_PHOTOS = 99
+
+# Field names, level by level.
+SHEET_KEYS = ("format", "title", "rules", "players")
+PLAYER_KEYS = ("name", "games", "players_scores")
+CHECKS_KEY = "yahtzee_bonus_checks"
+GAME_KEYS = ("boxes", CHECKS_KEY, "totals", "turns", "readings")
+SCORES_KEYS = ("games", "total", "readings")
+TURN_KEYS = ("rolls", "kept", "box", "value")
+READING_KEYS = ("status", "confidence", "candidates", "box", "photo")
+BOX_KEYS: tuple[str, ...] = tuple(b.value for b in ALL_BOXES)
+TOTAL_KEYS: tuple[str, ...] = tuple(t.value for t in TotalField)
+# The keys a reading may have: a game's cells, and a PLAYERS' SCORES column's cells.
+CARD_READING_KEYS: tuple[str, ...] = (*BOX_KEYS, CHECKS_KEY, *TOTAL_KEYS)
+SCORES_READING_KEYS: tuple[str, ...] = (*(f"games[{i}]" for i in range(MAX_GAMES)), "total")
+
+
+def player_key(name: str) -> str:
+    """The one identity of a player's name: spaces collapsed, case folded.
+
+    Two players of one sheet may not share a key (loading refuses it), and statistics
+    merge a player's games across matches by it ("Ann  Lee" is "ann lee")."""
+    return " ".join(name.split()).casefold()
