@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
+from scorepad.cli import ExitCode
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
 
 def _fail(message: str) -> int:
     print(f"scorepad: error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return ExitCode.BAD_INPUT
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -104,7 +104,7 @@ def _scan(args: argparse.Namespace) -> int:
     if review:
         print(f"scorepad: {review} cell(s) need review "
               f"(run with --report to see them)", file=sys.stderr)
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -122,4 +122,4 @@ def _render(args: argparse.Namespace) -> int:
             page.save(out)
     except OSError as exc:
         return _fail(f"cannot write {out}: {exc.strerror or exc}")
-    return EXIT_OK
+    return ExitCode.OK

@@ -343,8 +343,10 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
     crop = card[rect[1]: rect[3], rect[0]: rect[2]]
     mask = ink_mask(crop)
     gs = glyphs(mask)
-    # a digit written much lighter than its neighbours is left out of the ink, but known
     faint = faint_ink(crop, mask) if gs and row.kind is not Kind.MARKS else None
+    if faint is not None:  # a digit written much lighter than its neighbours: read it too
+        mask = mask | faint
+        gs = glyphs(mask)
     if not gs:
         kind = BLANK
     elif row.kind is Kind.MARKS:

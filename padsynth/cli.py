@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ocr.layout import Side
+from scorepad.cli import ExitCode
 from scorepad.schemas import SheetFormatError, loads_sheet
 
 from . import handwriting as hw
@@ -20,12 +21,10 @@ from . import render as rd
 from .samples import write_samples
 from .variants import VARIANTS
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
-
 
 def _fail(message: str) -> int:
     print(f"padsynth: error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return ExitCode.BAD_INPUT
 
 
 def _photo(args: argparse.Namespace) -> int:
@@ -53,7 +52,7 @@ def _photo(args: argparse.Namespace) -> int:
             out.write_bytes(rd.photograph(page, rd.random_spec(rng), rng))
     except OSError as exc:
         return _fail(f"cannot write {out}: {exc.strerror or exc}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _samples(args: argparse.Namespace) -> int:
@@ -68,7 +67,7 @@ def _samples(args: argparse.Namespace) -> int:
                       design=None if args.design == "standard" else args.design)
     except OSError as exc:
         return _fail(f"cannot write samples: {exc.strerror or exc}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def main(argv: list[str] | None = None) -> int:
