@@ -40,6 +40,8 @@ from .tesseract import OcrText
 
 ALT_PENALTY = 0.05  # prior weight of an unlikely segmentation (two pieces as one glyph, ...)
 SURE = 0.995  # classifier probability above which tesseract is not consulted
+WIDE_SURE = 0.97  # a cell whose glyphs may be cut several ways: confident from this probability
+WHOLE_SURE = 0.9  # glyphs read whole at least this surely: cutting them is an outside chance
 NAME_SURE = 0.85  # tesseract's confidence from which a name is confident
 MARKS_SURE = 3  # up to this many bonus marks counted is confident (more are rare: reviewed)
 MARKS_CONFIDENCE, MARKS_DOUBT = 0.97, 0.7  # ... the confidence given to a count either way
@@ -140,10 +142,12 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:
         seen = {c.value: c for c in cls}
+        # the glyphs read whole and sure: a cut the shape suggested is only an outside chance
+        whole_sure = bool(cls) and cls[0].p >= WHOLE_SURE
         for alt, prior in zip(cell.alts, cell.priors or [ALT_PENALTY] * len(cell.alts),
                               strict=True):
             for c in classifier_candidates(alt):
-                p = c.p * prior
+                p = c.p * (min(prior, ALT_PENALTY) if whole_sure else prior)
                 if c.value not in seen or seen[c.value].p < p:
                     seen[c.value] = Candidate(c.value, p)
         cls = sorted(seen.values(), key=lambda c: -c.p)
@@ -157,9 +161,12 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     if d.value is None:
         return CellRead(**base, kind=NUMBER, value=None, confidence=0.0, status=UNREADABLE,
                         candidates=d.candidates, readers=readers)
-    # a wide glyph may be two touching digits, ink cut by the edge may have lost a digit:
-    # only the pad's sums can make such a cell confident
-    sure = d.confidence >= CONFIDENT_AT and not d.inferred and not cell.wide and not cell.unsure_ink
+    # a wide glyph may be two touching digits: only a reading far likelier than every other
+    # segmentation's, tesseract reading the same number, or the pad's sums, make it
+    # confident; ink cut by the edge may have lost a digit, a pale stroke may be read
+    # wrong: only the sums
+    split_ok = not cell.wide or d.confidence >= WIDE_SURE or (tnum is not None and tnum == d.value)
+    sure = d.confidence >= CONFIDENT_AT and not d.inferred and split_ok and not cell.unsure_ink
     status = CONFIDENT if sure else NEEDS_REVIEW
     return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
                     status=status, inferred=d.inferred, candidates=d.candidates,

@@ -169,11 +169,11 @@ def join(a: Glyph, b: Glyph) -> Glyph:
 
 
 DIGIT_ASPECT = 0.75  # a digit is at most about this wide for its height
-MAYBE_TWO = 1.7  # glyph widths, in the hand's digit widths: perhaps two digits that touch
-TWO = 1.7  # ... as likely two as one
+MAYBE_TWO = 1.35  # glyph widths, in the hand's digit widths: perhaps two digits that touch
+TWO = 1.35  # ... as likely two as one
 THREE = 2.6  # ... three
 DIGIT_HIGH = 0.6  # share of the hand's usual digit height a glyph needs to be split (not a dash)
-WIDER_THAN_HIGH = 1.5  # ... and how much wider than high it must be to be surely several
+WIDER_THAN_HIGH = 1.1  # ... and how much wider than high it must be to be surely several
 
 
 MAX_CUTS = 3  # places where touching digits may be cut apart, tried in every combination
