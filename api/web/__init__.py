@@ -26,7 +26,7 @@ from scorepad.sheetspec import MAX_GAMES, MAX_PLAYERS
 from ..scanning import ScanFailed
 from . import charts, groupviews, pad, scans, scanviews
 from .common import bp, csrf_token, pad_page_response, rule_choices, rules_data, rules_name
-from .scanviews import review_cells, review_page
+from .scanviews import confirmed_cells, review_cells, review_page, reviewed_readings
 
 # ---- home and the on-screen pad -------------------------------------------------------------
 
@@ -86,18 +86,7 @@ def _marks(report: dict[str, Any]) -> tuple[dict[str, list[dict[str, Any]]],
     general: list[dict[str, Any]] = []
     for n, f in enumerate(report.get("findings") or [], start=1):
         f = {**f, "n": n}
-        p, g, field = f.get("player"), f.get("game"), f.get("field")
-        name = None
-        if p is not None and isinstance(field, str):
-            if field == "players_scores.total":
-                name = pad.field_name(p, None, "ps_total")
-            elif field.startswith("players_scores.games["):
-                try:
-                    name = pad.field_name(p, int(field.split("[")[1].rstrip("]")), "ps")
-                except ValueError:
-                    name = None
-            elif g is not None and field in pad.ROW_KEYS:
-                name = pad.field_name(p, g - 1, field)
+        name = pad.finding_field(f.get("player"), f.get("game"), f.get("field"))
         f["cell"] = name
         if name:
             on_cell.setdefault(name, []).append(f)
@@ -106,9 +95,47 @@ def _marks(report: dict[str, Any]) -> tuple[dict[str, list[dict[str, Any]]],
     return on_cell, general
 
 
+SEVERITY_ORDER = ("error", "doubt", "warning", "notice")
+
+
 def _severity(fs: list[dict[str, Any]]) -> str:
+    """The severity a cell is marked with: the worst of its findings'."""
     sev = {f.get("severity") for f in fs}
-    return "error" if "error" in sev else "warning" if "warning" in sev else "notice"
+    return next((s for s in SEVERITY_ORDER if s in sev), "notice")
+
+
+def _field_label(field: str, game: int | None) -> str:
+    if field == "players_scores.total":
+        return "PLAYERS' SCORES, TOTAL OF ALL GAMES"
+    if field.startswith("players_scores."):
+        return f"PLAYERS' SCORES, GAME #{game}"
+    return pad.FIELD_LABELS.get(field, field)
+
+
+def _doubts(findings: list[dict[str, Any]], sid: str | None,
+            cells: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The doubts (numbered findings), each with the cells to check on the photo: the pad form
+    field, what was read, its crop (a reviewed scan's) and the readings that make it right."""
+    out = []
+    for f in findings:
+        if f.get("severity") != "doubt":
+            continue
+        d = (f.get("details") or {}).get("doubt") or {}
+        right = d.get("would_be_right_if") or []
+        shown = []
+        for c in d.get("cells") or []:
+            name = pad.finding_field(f.get("player"), c.get("game"), c.get("field"))
+            scan_cell = cells.get(name or "")
+            shown.append({
+                **c, "name": name, "label": _field_label(str(c.get("field")), c.get("game")),
+                "crop": (url_for("web.scan_crop", sid=sid, index=scan_cell["index"])
+                         if sid and scan_cell else None),
+                "right_if": [w.get("value") for w in right
+                             if w.get("field") == c.get("field")
+                             and w.get("game") == c.get("game")],
+            })
+        out.append({**f, "reason": d.get("reason"), "cells": shown})
+    return out
 
 
 @bp.post("/check")
@@ -118,26 +145,30 @@ def check() -> tuple[str, int]:
     correct = request.form.get("correct") or None
     players, games, with_ps = pad.shape_of(request.form)
     values = {k: v for k, v in request.form.items() if k.startswith("p") and "." in k}
+    confirmed = confirmed_cells(request.form)
+    recheck = {n for n in request.form.getlist("recheck") if n}
 
     def again(errors: list[tuple[str, str]], status: int = 422) -> tuple[str, int]:
         if sid:
-            confirmed = {k[len("confirm."):] for k, v in request.form.items()
-                         if k.startswith("confirm.") and v == "1"}
-            return review_page(sid, values, confirmed, errors, status)
+            return review_page(sid, values, confirmed, errors, status, recheck=recheck)
         return pad_page_response(values, players, games, with_ps, rules, errors, status,
                          title=request.form.get("title"), correct=correct)
 
+    readings = None
+    cells: dict[str, dict[str, Any]] = {}
     if sid:
         data = scans.load(sid)
         if data is None or data.get("result") is None:
             return review_page(sid)
         cells = review_cells(data["result"])
-        missing = [n for n, c in cells.items() if c["flagged"]
-                   and request.form.get(f"confirm.{n}") != "1"]
+        missing = [n for n, c in cells.items() if (c["flagged"] or n in recheck)
+                   and n not in confirmed]
         if missing:
             return again([(n, "check this box against the photo") for n in missing])
+        # the audited sheet carries how each cell was read: a misreading is a doubt
+        readings = reviewed_readings(data["result"], request.form, confirmed)
     try:
-        sheet_json = pad.sheet_from_form(request.form, rules)
+        sheet_json = pad.sheet_from_form(request.form, rules, readings)
         title = pad.title_from_form(request.form)  # refused when too long, never cut
         if title:
             sheet_json["title"] = title
@@ -148,6 +179,9 @@ def check() -> tuple[str, int]:
         return again([(path, msg) for path, msg in exc.errors])
     report = audit_sheet(sheet).to_dict()
     on_cell, general = _marks(report)
+    numbered = sorted([*(f for fs in on_cell.values() for f in fs), *general],
+                      key=lambda f: f["n"])
+    doubts = _doubts(numbered, sid, cells)
     corrected = {}
     for g in report.get("games") or []:
         for k, v in (g.get("totals") or {}).items():
@@ -159,7 +193,11 @@ def check() -> tuple[str, int]:
         on_cell=on_cell, general=general, severity=_severity, corrected=corrected,
         labels=pad.FIELD_LABELS, rule_list=rule_choices(), rules_data=rules_data(),
         box_labels={b.value: LABELS[b] for b in ALL_BOXES}, correct=correct,
-        today=dt.date.today().isoformat(),
+        today=dt.date.today().isoformat(), numbered=numbered, doubts=doubts,
+        doubt_cells=len({(d["player"], c["field"], c["game"]) for d in doubts
+                         for c in d["cells"]}),
+        sid=sid, review_values=values, review_confirmed=sorted(confirmed),
+        review_recheck=sorted(recheck),
     ), 200
 
 

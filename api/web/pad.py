@@ -61,13 +61,31 @@ def field_name(player: int, game: int | None, key: str) -> str:
     return f"p{player}.g{game}.{key}"
 
 
+def finding_field(player: int | None, game: int | None, field: Any) -> str | None:
+    """The form field of the cell a finding (or a doubt's cell) names: its 0-based player,
+    its GAME #n (1-based) and its sheet field; None when it is on no single cell."""
+    if player is None or not isinstance(field, str):
+        return None
+    if field == "players_scores.total":
+        return field_name(player, None, "ps_total")
+    if field.startswith("players_scores.games["):
+        try:
+            return field_name(player, int(field.split("[")[1].rstrip("]")), "ps")
+        except ValueError:
+            return None
+    if game is not None and field in ROW_KEYS:
+        return field_name(player, game - 1, field)
+    return None
+
+
 class FormError(ValueError):
     def __init__(self, errors: list[tuple[str, str]]) -> None:
         super().__init__("; ".join(f"{f}: {m}" for f, m in errors))
         self.errors = errors
 
 
-def _int(form: Mapping[str, str], name: str, errors: list[tuple[str, str]]) -> int | None:
+def form_int(form: Mapping[str, str], name: str, errors: list[tuple[str, str]]) -> int | None:
+    """The number in one field (None: blank; a scratch mark is 0); bad ones go to ``errors``."""
     raw = (form.get(name) or "").strip()
     if raw == "":
         return None
@@ -98,8 +116,14 @@ def shape_of(form: Mapping[str, str]) -> tuple[int, int, bool]:
             form.get("players_scores") == "1")
 
 
-def sheet_from_form(form: Mapping[str, str], rules: Any) -> dict[str, Any]:
-    """The pad's form fields -> sheet JSON (scorepad/sheet@1); FormError for bad numbers."""
+def sheet_from_form(form: Mapping[str, str], rules: Any,
+                    readings: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The pad's form fields -> sheet JSON (scorepad/sheet@1); FormError for bad numbers.
+
+    ``readings`` (a reviewed photo): how each cell was read, by its form field, as the
+    sheet format's reading objects; they go with their game or PLAYERS' SCORES column.
+    """
+    readings = readings or {}
     players_n, games_n, with_ps = shape_of(form)
     errors: list[tuple[str, str]] = []
     players = []
@@ -110,8 +134,11 @@ def sheet_from_form(form: Mapping[str, str], rules: Any) -> dict[str, Any]:
             boxes: dict[str, int] = {}
             totals: dict[str, int] = {}
             checks = 0
+            read: dict[str, dict[str, Any]] = {}
             for row in ROWS:
-                v = _int(form, field_name(p, g, row.key), errors)
+                if field_name(p, g, row.key) in readings:
+                    read[row.key] = readings[field_name(p, g, row.key)]
+                v = form_int(form, field_name(p, g, row.key), errors)
                 if v is None:
                     continue
                 if row.kind == "box":
@@ -121,19 +148,29 @@ def sheet_from_form(form: Mapping[str, str], rules: Any) -> dict[str, Any]:
                 else:
                     totals[row.key] = v
             if boxes or totals or checks:
-                games.append({"boxes": boxes, "yahtzee_bonus_checks": checks, "totals": totals})
+                game: dict[str, Any] = {"boxes": boxes, "yahtzee_bonus_checks": checks,
+                                        "totals": totals}
+                if read:
+                    game["readings"] = read
+                games.append(game)
             else:
                 games.append(None)
         while games and games[-1] is None:
             games.pop()
         player: dict[str, Any] = {"name": name, "games": games}
         if with_ps:
-            ps = [_int(form, field_name(p, g, "ps"), errors) for g in range(MAX_GAMES)]
+            ps = [form_int(form, field_name(p, g, "ps"), errors) for g in range(MAX_GAMES)]
             while ps and ps[-1] is None:
                 ps.pop()
-            total = _int(form, field_name(p, None, "ps_total"), errors)
+            total = form_int(form, field_name(p, None, "ps_total"), errors)
             if ps or total is not None:
                 player["players_scores"] = {"games": ps, "total": total}
+                ps_read = {f"games[{g}]": readings[field_name(p, g, "ps")]
+                           for g in range(MAX_GAMES) if field_name(p, g, "ps") in readings}
+                if field_name(p, None, "ps_total") in readings:
+                    ps_read["total"] = readings[field_name(p, None, "ps_total")]
+                if ps_read:
+                    player["players_scores"]["readings"] = ps_read
         players.append(player)
     if errors:
         raise FormError(errors)

@@ -4,6 +4,7 @@ the cells the reader was unsure of (the reader is reached through ``api.scanning
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import (
@@ -16,7 +17,9 @@ from flask import (
     url_for,
 )
 
+from scorepad.readings import ReadStatus
 from scorepad.rules import DEFAULT_RULES, OPTION_NOTES
+from scorepad.sheetspec import CHECKS_KEY
 
 from .. import scanning
 from ..limits import write_limited
@@ -140,6 +143,63 @@ def review_cells(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def confirmed_cells(form: Mapping[str, str]) -> set[str]:
+    """The cells the person confirmed on the review page (``confirm.NAME`` = 1)."""
+    return {k[len("confirm."):] for k, v in form.items() if k.startswith("confirm.") and v == "1"}
+
+
+def _stored_readings(sheet: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The reader's own readings in the sheet it made, by the pad form field of their cell."""
+    out: dict[str, dict[str, Any]] = {}
+    for p, pl in enumerate(sheet.get("players") or []):
+        for g, game in enumerate(pl.get("games") or []):
+            for k, r in ((game or {}).get("readings") or {}).items():
+                out[pad.field_name(p, g, k)] = r
+        for k, r in ((pl.get("players_scores") or {}).get("readings") or {}).items():
+            out[pad.field_name(p, None, "ps_total") if k == "total" else
+                pad.field_name(p, int(k.removeprefix("games[").removesuffix("]")), "ps")] = r
+    return out
+
+
+def _confirmed_reading(box: Any, photo: Any = None) -> dict[str, Any]:
+    return {"status": ReadStatus.CONFIRMED.value, "confidence": None, "candidates": [],
+            "box": list(box) if box else None, "photo": photo}
+
+
+def reviewed_readings(result: dict[str, Any], form: Mapping[str, str],
+                      confirmed: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """How each cell of a reviewed photo was read, by its pad form field, for the audit.
+
+    The reader's own reading (status, confidence, candidates, crop), except where a person
+    has looked: a cell confirmed on the review page, or whose value was changed there, is
+    ``confirmed``; so is a cell the reader saw blank that the person filled in. Only the
+    form's values and its ``confirm.`` marks come from the browser; the readings come from
+    the stored scan.
+    """
+    sheet = result.get("sheet") or {}
+    read, _, _, _ = pad.values_from_sheet(sheet)
+    stored = _stored_readings(sheet)
+    cells = review_cells(result)
+    looked = set(confirmed)
+    out: dict[str, dict[str, Any]] = {}
+    for name in dict.fromkeys([*stored, *cells]):
+        if name.endswith(".name"):  # a name is no number the audit reads
+            continue
+        ignored: list[tuple[str, str]] = []  # a bad number is refused by sheet_from_form
+        now, before = pad.form_int(form, name, ignored), read.get(name)
+        if name.endswith("." + CHECKS_KEY):  # no check marks: 0, written or not
+            now, before = now or 0, before or 0
+        reading = stored.get(name)
+        if reading is None:
+            if now is not None and now != before:  # the reader saw it blank: the person typed it
+                out[name] = _confirmed_reading((cells.get(name) or {}).get("box"))
+        elif name in looked or now != before:
+            out[name] = _confirmed_reading(reading.get("box"), reading.get("photo"))
+        else:
+            out[name] = reading
+    return out
+
+
 @bp.get("/scan/<sid>")
 def scan_review(sid: str) -> Any:
     data = scans.load(sid)
@@ -148,9 +208,20 @@ def scan_review(sid: str) -> Any:
     return review_page(sid)
 
 
+@bp.post("/scan/<sid>/recheck")
+def scan_recheck(sid: str) -> tuple[str, int]:
+    """Back from the verdict to the review, with the cells a doubt names to look at again
+    (``check``) marked like the reader's unsure ones; what was typed and confirmed is kept."""
+    values = {k: v for k, v in request.form.items() if k.startswith("p") and "." in k}
+    check = {n for n in request.form.getlist("check") if n}
+    recheck = set(request.form.getlist("recheck")) | check
+    return review_page(sid, values, confirmed_cells(request.form) - check, recheck=recheck)
+
+
 def review_page(sid: str, values: dict[str, Any] | None = None,
                  confirmed: set[str] | None = None, errors: list[tuple[str, str]] | None = None,
-                 status: int = 200) -> tuple[str, int]:
+                 status: int = 200, recheck: set[str] | None = None) -> tuple[str, int]:
+    """The review page; ``recheck``: cells the verdict asks to look at again (marked too)."""
     data = scans.load(sid)
     if data is not None and data.get("result") is None:
         return _corners_page(sid)
@@ -160,6 +231,9 @@ def review_page(sid: str, values: dict[str, Any] | None = None,
     result = data["result"]
     sheet_values, players, games, with_ps = pad.values_from_sheet(result.get("sheet") or {})
     cells = review_cells(result)
+    again = sorted(n for n in recheck or () if n in cells)
+    for n in again:
+        cells[n] = {**cells[n], "flagged": True, "recheck": True}
     if values is None:
         values = sheet_values
     return render_template(
@@ -169,7 +243,7 @@ def review_page(sid: str, values: dict[str, Any] | None = None,
         rule_list=rule_choices(), rules_data=rules_data(), field=pad.field_name,
         confirmed=confirmed or set(), errors=errors or [],
         error_fields={f for f, _ in errors or []},
-        flagged=[n for n, c in cells.items() if c["flagged"]],
+        flagged=[n for n, c in cells.items() if c["flagged"]], recheck=again,
     ), status
 
 

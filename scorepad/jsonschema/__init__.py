@@ -49,7 +49,10 @@ RULE_NAMES = sorted({n for rs in REGISTRY.all() for n in (rs.name, *rs.aliases)}
 def rules_properties(base: dict[str, Any] | None = None) -> dict[str, Any]:
     """The properties of a custom (house) rule set; ``base`` documents its ``base`` field."""
     props: dict[str, Any] = {
-        "name": {"type": "string", "minLength": 1, "maxLength": MAX_RULES_NAME, "pattern": r"\S"},
+        # not only white space as Python's str.strip() sees it (the rules' check): JSON
+        # Schema's \s (ECMA-262) leaves out the separators \x1c-\x1f and \x85
+        "name": {"type": "string", "minLength": 1, "maxLength": MAX_RULES_NAME,
+                 "pattern": r"[^\s\x1c-\x1f\x85]"},
         "base": base or {"type": "string"},
         **{k: {"type": "string", "maxLength": MAX_RULES_TEXT} for k in RULE_TEXT_FIELDS},
         "joker": {"type": "string", "enum": [j.value for j in JokerRule]},

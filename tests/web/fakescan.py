@@ -49,7 +49,9 @@ def draw_photo(values: dict[str, int], name: str) -> tuple[bytes, dict[str, list
 
 
 class FakeScanner:
-    """``scanner(data, rules) -> dict``; cells in ``unsure`` come back needing review."""
+    """``scanner(data, rules) -> dict``; cells in ``unsure`` come back as given there:
+    ``key: (status, value, candidates)`` (a confident misreading too). Like the reader, the
+    sheet carries each inked cell's reading (the candidates other than the value read)."""
 
     def __init__(self, unsure: dict[str, Any] | None = None, name: str = "Ann") -> None:
         self.values = card_values()
@@ -74,6 +76,7 @@ class FakeScanner:
         _, boxes = draw_photo(self.values, self.name)
         cells = []
         read: dict[str, int | None] = {}
+        readings: dict[str, dict[str, Any]] = {}
         for key, box in boxes.items():
             status, value, cands = "confident", self.values.get(key), []
             if key == "name":
@@ -90,13 +93,19 @@ class FakeScanner:
                           "box": box, "readers": {}})
             if key != "name":
                 read[key] = value if isinstance(value, int) else None
+                if kind != "blank":
+                    readings[key] = {"status": status, "confidence": conf, "box": box,
+                                     "candidates": [c for c in cands
+                                                    if isinstance(c, int) and c != value],
+                                     "photo": None}
         boxes_json = {k: v for k, v in read.items()
                       if k in {r.key for r in ROWS if r.kind == "box"} and v is not None}
         totals = {k: v for k, v in read.items()
                   if k in {r.key for r in ROWS if r.kind == "total"} and v is not None}
         sheet = {"format": "scorepad/sheet@1", "rules": rules, "title": None,
                  "players": [{"name": self.name, "games": [
-                     {"boxes": boxes_json, "yahtzee_bonus_checks": 0, "totals": totals}]}]}
+                     {"boxes": boxes_json, "yahtzee_bonus_checks": 0, "totals": totals,
+                      "readings": readings}]}]}
         w, h = LABEL_W + CELL_W + 20, TOP + CELL_H * (len(ROWS) + 1) + 20
         used = [[10, 10], [w - 10, 10], [w - 10, h - 10], [10, h - 10]]
         return {"sheet": sheet, "side": "front", "rotation": 0, "match_score": 0.9,

@@ -389,3 +389,41 @@ def test_a_pad_not_found_is_read_from_corners_marked_on_the_photo(
     for i, (x, y) in enumerate(held.corners):
         assert abs(int(page.input_value(f"#c{i}x")) - x) <= 3
         assert abs(int(page.input_value(f"#c{i}y")) - y) <= 3
+
+
+def test_a_misreading_on_the_photo_is_a_doubt_to_check(serve: Callable[..., str],
+                                                        page: Any) -> None:
+    # GRAND TOTAL read (confidently) as 285 where the card adds up to 235: a doubt
+    scanner = FakeScanner(unsure={"grand_total": ("confident", 285, [285, 235])})
+    base = serve(WEB_SCANNER=scanner)
+    page.goto(base + "/")
+    page.set_input_files("#photo", files=[{"name": "pad.jpg", "mimeType": "image/jpeg",
+                                           "buffer": scanner.photo()}])
+    page.wait_for_url("**/scan/**")
+    assert page.locator("td.flag").count() == 0
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict.unsure")
+    assert page.locator(".finding.sev-error").count() == 0
+    doubt = page.locator("#doubts .doubt-cell[data-cell='p0.g0.grand_total']")
+    assert doubt.get_attribute("data-right-if") == "235"
+    crop = doubt.locator("img.crop")
+    crop.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#doubts img.crop').naturalWidth > 0")
+    box = crop.bounding_box()
+    assert box is not None and box["width"] > 100 and box["x"] + box["width"] <= 390
+    _assert_labelled(page)
+    shoot(page, "verdict-doubt")
+    # back to the review for that cell: it says 285 on the photo, so the card is wrong
+    doubt.locator("button.recheck-btn").click()
+    page.wait_for_selector("td.flag button[data-field='p0.g0.grand_total']")
+    assert page.locator("#check-btn").is_disabled()
+    page.click("td.flag button[data-field='p0.g0.grand_total']")
+    page.wait_for_selector("#cell-dialog[open]")
+    page.wait_for_function("document.getElementById('cd-crop').naturalWidth > 0")
+    page.click("#cd-ok")
+    page.wait_for_selector("#check-btn:enabled")
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict.bad")
+    gt = page.locator("td[data-field='p0.g0.grand_total']")
+    assert "sev-error" in (gt.get_attribute("class") or "")
+    assert page.locator("#doubts").count() == 0
