@@ -95,7 +95,7 @@ def _db_current(args: argparse.Namespace) -> int:
 
 def _db_export(args: argparse.Namespace) -> int:
     from .db import Group
-    from .groups import backup_of
+    from .storage import backup_of
 
     app = _app()
     with app.app_context():
@@ -115,8 +115,8 @@ def _db_import(args: argparse.Namespace) -> int:
     import marshmallow as ma
 
     from .errors import ApiError
-    from .groups import restore
     from .schemas import BackupSchema
+    from .storage import restore
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")

@@ -1,33 +1,32 @@
-"""Groups, their matches (with correction history), statistics, CSV export and backups."""
+"""Groups, their matches (with correction history), statistics, CSV export and backups.
+
+Thin views: the request is shaped by ``@blp.arguments``, the answer by ``@blp.response``
+(``api.schemas``); queries and writes are in ``api.storage``, the CSV in ``api.export``.
+"""
 
 # mypy: disable-error-code="untyped-decorator"
 
 from __future__ import annotations
 
-import csv
-import datetime as dt
-import io
-import uuid
+import dataclasses
 from typing import Any
 
 from flask import Response, current_app
-from sqlalchemy import func, select
+from flask.views import MethodView
+from marshmallow import missing
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
 
 from scorepad import stats
-from scorepad.boxes import ALL_BOXES
 from scorepad.card import Sheet
 from scorepad.rules import get_rules
-from scorepad.schemas import SheetFormatError, dump_sheet, load_sheet
+from scorepad.schemas import SheetFormatError, dump_sheet
 
-from . import auth, domain
+from . import auth, domain, export, storage
 from .blueprint import Blueprint
-from .db import Group, Match, MatchVersion, utcnow, writing
+from .db import Group, Match, MatchVersion, writing
 from .errors import ApiError, ProblemCode
-from .limits import write_limited
+from .limits import method_write_limited, write_limited
 from .schemas import (
-    BACKUP_FORMAT,
     BackupSchema,
     GroupCreatedSchema,
     GroupCreateSchema,
@@ -49,63 +48,47 @@ blp = Blueprint("groups", __name__, description="Groups, matches, statistics, ex
 SECURITY: list[dict[str, list[str]]] = [{"groupToken": []}]
 
 
-def _new_id() -> str:
-    return uuid.uuid4().hex
+@dataclasses.dataclass
+class GroupOut:
+    """A group as GroupSchema dumps it (and GroupCreatedSchema, with its token)."""
+
+    group: Group
+    matches: int
+    token: Any = missing
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.group, name)
 
 
-def _iso(d: dt.datetime) -> str:
-    """Naive UTC from the database -> RFC 3339 with its offset."""
-    return d.replace(microsecond=0, tzinfo=dt.UTC).isoformat()
+@dataclasses.dataclass
+class MatchOut:
+    """A match as MatchSchema dumps it: the fields of its current version, then its own."""
 
+    match: Match
+    audit: Any = missing  # the audit Report of the sheet just written
 
-# ---- groups ---------------------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.match.current, name)
 
-@blp.route("/groups", methods=["POST"])
-@write_limited
-@blp.arguments(GroupCreateSchema)
-@blp.response(201, GroupCreatedSchema)
-def create_group(body: dict[str, Any]) -> dict[str, Any]:
-    """Create a group; its token is in this response and nowhere else, ever."""
-    token = auth.new_token()
-    with writing() as s:
-        g = Group(id=_new_id(), name=body["name"], token_hash=auth.hash_token(token),
-                  created_at=utcnow())
-        s.add(g)
-    return {"id": g.id, "name": g.name, "created_at": g.created_at, "matches": 0,
-            "token": token}
+    @property
+    def id(self) -> str:
+        return self.match.id
 
+    @property
+    def group_id(self) -> str:
+        return self.match.group_id
 
-@blp.route("/groups/<string:group_id>", methods=["GET"])
-@blp.response(200, GroupSchema)
-@blp.doc(security=SECURITY)
-def get_group(group_id: str) -> dict[str, Any]:
-    """The group the token opens."""
-    with auth.opened_group(group_id) as (s, g):
-        n = s.scalar(select(func.count()).select_from(Match).where(Match.group_id == g.id))
-        return {"id": g.id, "name": g.name, "created_at": g.created_at, "matches": n}
+    @property
+    def versions(self) -> int:
+        return len(self.match.versions)
 
+    @property
+    def first_created_at(self) -> Any:
+        return self.match.created_at
 
-# ---- matches --------------------------------------------------------------------------------
-
-def _prepare(body: dict[str, Any]) -> tuple[dict[str, Any], str, list[str], dict[str, Any]]:
-    """Validated body -> (stored sheet JSON, rule-set name, players, audit report)."""
-    sheet: Sheet = body["sheet"]
-    if body.get("rules"):
-        sheet.rules = get_rules(body["rules"]).name
-    rules = get_rules(sheet.rules)
-    report = domain.audit(sheet)
-    return dump_sheet(sheet), rules.name, [p.name for p in sheet.players], report
-
-
-def _version_dict(v: MatchVersion, with_sheet: bool = True) -> dict[str, Any]:
-    d: dict[str, Any] = {
-        "version": v.version, "played_on": v.played_on, "place": v.place, "note": v.note,
-        "reason": v.reason, "rule_set": v.rule_set, "players": list(v.players),
-        "audit_ok": v.audit_ok, "created_at": v.created_at,
-    }
-    if with_sheet:
-        d["sheet"] = v.sheet
-    return d
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        return _games_summary(self.match, self.match.current)
 
 
 def _games_summary(m: Match, v: MatchVersion) -> list[dict[str, Any]]:
@@ -118,155 +101,140 @@ def _games_summary(m: Match, v: MatchVersion) -> list[dict[str, Any]]:
     } for g in games]
 
 
-def _match_dict(m: Match, audit: dict[str, Any] | None = None) -> dict[str, Any]:
-    v = m.current
-    d = {"id": m.id, "group_id": m.group_id, **_version_dict(v), "versions": len(m.versions),
-         "first_created_at": m.created_at, "games": _games_summary(m, v)}
-    if audit is not None:
-        d["audit"] = {"ok": audit.get("ok"), "verdict": audit.get("verdict"),
-                      "counts": audit.get("counts"),
-                      "findings": audit.get("findings")}
-    return d
+# ---- groups ---------------------------------------------------------------------------------
 
-
-def _load_match(s: Session, group: Group, match_id: str) -> Match:
-    m = s.get(Match, match_id, options=[selectinload(Match.versions)]) \
-        if len(match_id) <= 64 else None
-    if m is None or m.group_id != group.id:
-        raise ApiError(404, ProblemCode.NOT_FOUND, "no such match in this group")
-    return m
-
-
-@blp.route("/groups/<string:group_id>/matches", methods=["POST"])
+@blp.route("/groups", methods=["POST"])
 @write_limited
-@blp.arguments(MatchInSchema)
-@blp.response(201, MatchSchema)
-@blp.doc(security=SECURITY)
-def create_match(body: dict[str, Any], group_id: str) -> dict[str, Any]:
-    """Store a sheet as a match (it is audited; the verdict is kept with it)."""
-    stored, rule_set, players, report = _prepare(body)
-    ok = bool(report.get("ok"))
-    now = utcnow()
-    with auth.opened_group(group_id, write=True) as (s, g):
-        n = s.scalar(select(func.count()).select_from(Match).where(Match.group_id == g.id)) or 0
-        if n >= int(current_app.config["MAX_MATCHES_PER_GROUP"]):
-            raise ApiError(409, ProblemCode.GROUP_FULL, "this group holds the maximum number of matches")
-        m = Match(id=_new_id(), group_id=g.id, current_version=1, created_at=now, updated_at=now)
-        m.versions.append(MatchVersion(
-            version=1, played_on=body["played_on"], place=body["place"], note=body["note"],
-            reason=None, rule_set=rule_set, players=players, sheet=stored, audit_ok=ok,
-            created_at=now))
-        s.add(m)
-        s.flush()
-        return _match_dict(m, report)
+@blp.arguments(GroupCreateSchema)
+@blp.response(201, GroupCreatedSchema)
+def create_group(body: dict[str, Any]) -> GroupOut:
+    """Create a group; its token is in this response and nowhere else, ever."""
+    token = auth.new_token()
+    with writing() as s:
+        g = storage.add_group(s, body["name"], auth.hash_token(token))
+    return GroupOut(g, 0, token)
 
 
-@blp.route("/groups/<string:group_id>/matches", methods=["GET"])
-@blp.arguments(MatchListQuerySchema, location="query")
-@blp.response(200, MatchListSchema)
+@blp.route("/groups/<string:group_id>", methods=["GET"])
+@blp.response(200, GroupSchema)
 @blp.doc(security=SECURITY)
-def list_matches(query: dict[str, Any], group_id: str) -> dict[str, Any]:
-    """The group's matches, newest first (optionally those a player took part in)."""
+def get_group(group_id: str) -> GroupOut:
+    """The group the token opens."""
     with auth.opened_group(group_id) as (s, g):
-        rows = current_matches(s, g.id)
-        items = []
+        return GroupOut(g, storage.count_matches(s, g.id))
+
+
+# ---- matches --------------------------------------------------------------------------------
+
+def _prepare(body: dict[str, Any], reason: str | None = None) -> tuple[storage.VersionData, Any]:
+    """Validated body -> (the version to store, the sheet's audit Report)."""
+    sheet: Sheet = body["sheet"]
+    if body.get("rules"):
+        sheet.rules = get_rules(body["rules"]).name
+    rules = get_rules(sheet.rules)
+    report = domain.audit(sheet)
+    data = storage.VersionData(
+        played_on=body["played_on"], place=body["place"], note=body["note"], reason=reason,
+        rule_set=rules.name, players=[p.name for p in sheet.players], sheet=dump_sheet(sheet),
+        audit_ok=report.ok)
+    return data, report
+
+
+def _config(name: str) -> int:
+    return int(current_app.config[name])
+
+
+@blp.route("/groups/<string:group_id>/matches")
+class Matches(MethodView):
+    @method_write_limited
+    @blp.arguments(MatchInSchema)
+    @blp.response(201, MatchSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body: dict[str, Any], group_id: str) -> MatchOut:
+        """Store a sheet as a match (it is audited; the verdict is kept with it)."""
+        data, report = _prepare(body)
+        with auth.opened_group(group_id, write=True) as (s, g):
+            m = storage.add_match(s, g, data, _config("MAX_MATCHES_PER_GROUP"))
+            return MatchOut(m, report)
+
+    @blp.arguments(MatchListQuerySchema, location="query")
+    @blp.response(200, MatchListSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, query: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """The group's matches, newest first (optionally those a player took part in)."""
+        with auth.opened_group(group_id) as (s, g):
+            rows = storage.current_matches(s, g.id)
         want = stats.player_key(query["player"]) if query.get("player") else None
-        for m, v in rows:
-            if want and want not in {stats.player_key(p) for p in v.players}:
-                continue
-            items.append({"id": m.id, "version": v.version, "played_on": v.played_on,
-                          "place": v.place, "rule_set": v.rule_set, "players": list(v.players),
-                          "audit_ok": v.audit_ok, "updated_at": m.updated_at})
+        items = [(m, v) for m, v in rows
+                 if not want or want in {stats.player_key(p) for p in v.players}]
         lim, off = query["limit"], query["offset"]
         return {"total": len(items), "limit": lim, "offset": off,
-                "matches": items[off:off + lim]}
+                "matches": [MatchSummaryOut(v, m) for m, v in items[off:off + lim]]}
 
 
-@blp.route("/groups/<string:group_id>/matches/<string:match_id>", methods=["GET"])
-@blp.response(200, MatchSchema)
-@blp.doc(security=SECURITY)
-def get_match(group_id: str, match_id: str) -> dict[str, Any]:
-    """One match as it stands now (its latest version)."""
-    with auth.opened_group(group_id) as (s, g):
-        return _match_dict(_load_match(s, g, match_id))
+@dataclasses.dataclass
+class MatchSummaryOut:
+    """A match in a list (MatchSummarySchema): its current version, its id and update time."""
+
+    current: MatchVersion
+    match: Match
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.current, name)
+
+    @property
+    def id(self) -> str:
+        return self.match.id
+
+    @property
+    def updated_at(self) -> Any:
+        return self.match.updated_at
 
 
-@blp.route("/groups/<string:group_id>/matches/<string:match_id>", methods=["PUT"])
-@write_limited
-@blp.arguments(MatchCorrectionSchema)
-@blp.response(200, MatchSchema)
-@blp.doc(security=SECURITY)
-def correct_match(body: dict[str, Any], group_id: str, match_id: str) -> dict[str, Any]:
-    """Correct a match: a new version; the earlier ones stay in its history."""
-    stored, rule_set, players, report = _prepare(body)
-    ok = bool(report.get("ok"))
-    now = utcnow()
-    with auth.opened_group(group_id, write=True) as (s, g):
-        m = _load_match(s, g, match_id)
-        if len(m.versions) >= int(current_app.config["MAX_VERSIONS_PER_MATCH"]):
-            raise ApiError(409, ProblemCode.TOO_MANY_VERSIONS, "this match has the maximum number of "
-                           "versions")
-        new = m.current_version + 1
-        m.versions.append(MatchVersion(
-            version=new, played_on=body["played_on"], place=body["place"], note=body["note"],
-            reason=body.get("reason"), rule_set=rule_set, players=players, sheet=stored,
-            audit_ok=ok, created_at=now))
-        m.current_version = new
-        m.updated_at = now
-        s.flush()
-        return _match_dict(m, report)
+@blp.route("/groups/<string:group_id>/matches/<string:match_id>")
+class MatchResource(MethodView):
+    @blp.response(200, MatchSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, group_id: str, match_id: str) -> MatchOut:
+        """One match as it stands now (its latest version)."""
+        with auth.opened_group(group_id) as (s, g):
+            return MatchOut(storage.load_match(s, g, match_id))
 
+    @method_write_limited
+    @blp.arguments(MatchCorrectionSchema)
+    @blp.response(200, MatchSchema)
+    @blp.doc(security=SECURITY)
+    def put(self, body: dict[str, Any], group_id: str, match_id: str) -> MatchOut:
+        """Correct a match: a new version; the earlier ones stay in its history."""
+        data, report = _prepare(body, body.get("reason"))
+        with auth.opened_group(group_id, write=True) as (s, g):
+            m = storage.load_match(s, g, match_id)
+            storage.add_version(s, m, data, _config("MAX_VERSIONS_PER_MATCH"))
+            return MatchOut(m, report)
 
-@blp.route("/groups/<string:group_id>/matches/<string:match_id>", methods=["DELETE"])
-@write_limited
-@blp.response(204)
-@blp.doc(security=SECURITY)
-def delete_match(group_id: str, match_id: str) -> None:
-    """Delete a match and its history."""
-    with auth.opened_group(group_id, write=True) as (s, g):
-        m = _load_match(s, g, match_id)
-        s.delete(m)
+    @method_write_limited
+    @blp.response(204)
+    @blp.doc(security=SECURITY)
+    def delete(self, group_id: str, match_id: str) -> None:
+        """Delete a match and its history."""
+        with auth.opened_group(group_id, write=True) as (s, g):
+            storage.delete_match(s, storage.load_match(s, g, match_id))
 
 
 @blp.route("/groups/<string:group_id>/matches/<string:match_id>/history", methods=["GET"])
 @blp.response(200, HistorySchema)
 @blp.doc(security=SECURITY)
-def match_history(group_id: str, match_id: str) -> dict[str, Any]:
+def match_history(group_id: str, match_id: str) -> Match:
     """Every version of a match, oldest first, with the reason for each correction."""
     with auth.opened_group(group_id) as (s, g):
-        m = _load_match(s, g, match_id)
-        return {"id": m.id, "current_version": m.current_version,
-                "versions": [_version_dict(v) for v in m.versions]}
+        return storage.load_match(s, g, match_id)
 
 
 # ---- statistics -----------------------------------------------------------------------------
 
-def current_matches(s: Session, group_id: str) -> list[Any]:
-    """(Match, its current MatchVersion) rows of a group, newest first."""
-    return list(s.execute(
-        select(Match, MatchVersion)
-        .join(MatchVersion, (MatchVersion.match_id == Match.id)
-              & (MatchVersion.version == Match.current_version))
-        .where(Match.group_id == group_id)
-        .order_by(MatchVersion.played_on.desc(), Match.created_at.desc(), Match.id)
-    ).all())
-
-
-def stored_matches(s: Session, group_id: str) -> list[stats.StoredMatch]:
-    """The current version of every match of a group, as the statistics read it."""
-    rows = s.execute(
-        select(MatchVersion)
-        .join(Match, (MatchVersion.match_id == Match.id)
-              & (MatchVersion.version == Match.current_version))
-        .where(Match.group_id == group_id)
-    ).scalars()
-    return [stats.StoredMatch(v.match_id, v.version, v.played_on, v.place, v.sheet)
-            for v in rows]
-
-
 def _games(group_id: str) -> tuple[Group, list[stats.GameRecord]]:
     with auth.opened_group(group_id) as (s, g):
-        stored = stored_matches(s, g.id)
+        stored = storage.stored_matches(s, g.id)
     try:
         return g, stats.all_games(stored)
     except SheetFormatError:  # pragma: no cover - stored sheets were validated
@@ -320,20 +288,6 @@ def head_to_head(query: dict[str, Any], group_id: str) -> dict[str, Any]:
 
 # ---- export, backup, import ---------------------------------------------------------------
 
-CSV_COLUMNS = (["match_id", "version", "played_on", "place", "rule_set", "game", "complete",
-                "player", "grand_total", "rank", "won"]
-               + ["upper_subtotal", "upper_bonus", "upper_total", "yahtzee_bonus_checks",
-                  "yahtzee_bonus", "lower_total"]
-               + [b.value for b in ALL_BOXES])
-
-
-def _cell(value: Any) -> Any:
-    """Keep spreadsheet programs from running text as a formula (CSV injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return "" if value is None else value
-
-
 @blp.route("/groups/<string:group_id>/export.csv", methods=["GET"])
 @blp.response(200, description="one row per game per player",
               content_type="text/csv")
@@ -341,49 +295,9 @@ def _cell(value: Any) -> Any:
 def export_csv(group_id: str) -> Response:
     """The group's games as CSV: one row per game per player."""
     _, games = _games(group_id)
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(CSV_COLUMNS)
-    for g in games:
-        ranked = sorted({e.totals.grand_total for e in g.entries}, reverse=True)
-        winners = g.winners()
-        for e in g.entries:
-            t = e.totals
-            row = [g.match_id, g.version, g.played_on.isoformat() if g.played_on else "",
-                   g.place, g.rule_set, g.game_no, int(g.complete), e.name, t.grand_total,
-                   ranked.index(t.grand_total) + 1,
-                   int(g.complete and stats.player_key(e.name) in winners),
-                   t.upper_subtotal, t.upper_bonus, t.upper_total, e.game.bonus_checks,
-                   t.yahtzee_bonus, t.lower_total]
-            row += [e.game.boxes.get(b) for b in ALL_BOXES]
-            w.writerow([_cell(c) for c in row])
-    return Response(out.getvalue(), mimetype="text/csv",
+    return Response(export.csv_text(games), mimetype="text/csv",
                     headers={"Content-Disposition":
                              f'attachment; filename="scorepad-{group_id}.csv"'})
-
-
-def backup_of(s: Session, g: Group) -> dict[str, Any]:
-    matches = s.execute(
-        select(Match).where(Match.group_id == g.id).options(selectinload(Match.versions))
-        .order_by(Match.created_at, Match.id)
-    ).scalars().all()
-    return {
-        "format": BACKUP_FORMAT,
-        "exported_at": _iso(utcnow()),
-        "group": {"id": g.id, "name": g.name, "token_hash": g.token_hash,
-                  "created_at": _iso(g.created_at)},
-        "matches": [{
-            "id": m.id, "current_version": m.current_version,
-            "created_at": _iso(m.created_at), "updated_at": _iso(m.updated_at),
-            "versions": [{
-                "version": v.version,
-                "played_on": v.played_on.isoformat() if v.played_on else None,
-                "place": v.place, "note": v.note, "reason": v.reason, "rule_set": v.rule_set,
-                "players": list(v.players), "audit_ok": v.audit_ok,
-                "created_at": _iso(v.created_at), "sheet": v.sheet,
-            } for v in m.versions],
-        } for m in matches],
-    }
 
 
 @blp.route("/groups/<string:group_id>/backup", methods=["GET"])
@@ -392,52 +306,10 @@ def backup_of(s: Session, g: Group) -> dict[str, Any]:
 def backup(group_id: str) -> Any:
     """Everything about the group, as JSON that POST /api/v1/backups restores."""
     with auth.opened_group(group_id) as (s, g):
-        data = backup_of(s, g)
+        data = storage.backup_of(s, g)
     return current_app.response_class(
         current_app.json.dumps(data), mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="scorepad-{group_id}.json"'})
-
-
-def restore(s: Session, data: dict[str, Any]) -> Group:
-    """Insert a validated backup (BackupSchema.load output); 409 if the group exists."""
-    gd = data["group"]
-    if s.get(Group, gd["id"]) is not None:
-        raise ApiError(409, ProblemCode.GROUP_EXISTS, "this group is already in the database")
-    g = Group(id=gd["id"], name=gd["name"], token_hash=gd["token_hash"],
-              created_at=_naive(gd["created_at"]))
-    s.add(g)
-    errors: list[tuple[str, str]] = []
-    for i, md in enumerate(data["matches"]):
-        versions = sorted(md["versions"], key=lambda v: v["version"])
-        numbers = [v["version"] for v in versions]
-        if len(set(numbers)) != len(numbers) or md["current_version"] not in numbers:
-            errors.append((f"$.matches[{i}].versions", "versions must be distinct and include "
-                           "current_version"))
-            continue
-        m = Match(id=md["id"], group_id=g.id, current_version=md["current_version"],
-                  created_at=_naive(md["created_at"]), updated_at=_naive(md["updated_at"]))
-        for j, vd in enumerate(versions):
-            try:
-                load_sheet(vd["sheet"])
-            except SheetFormatError as exc:
-                errors += [(f"$.matches[{i}].versions[{j}].sheet{p[1:]}", msg)
-                           for p, msg in exc.errors]
-                continue
-            m.versions.append(MatchVersion(
-                version=vd["version"], played_on=vd["played_on"], place=vd["place"],
-                note=vd["note"], reason=vd["reason"], rule_set=vd["rule_set"],
-                players=list(vd["players"]), sheet=vd["sheet"], audit_ok=vd["audit_ok"],
-                created_at=_naive(vd["created_at"])))
-        s.add(m)
-    if errors:
-        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the backup does not validate", errors=errors)
-    return g
-
-
-def _naive(d: dt.datetime) -> dt.datetime:
-    if d.tzinfo is not None:
-        d = d.astimezone(dt.UTC).replace(tzinfo=None)
-    return d.replace(microsecond=0)
 
 
 @blp.route("/backups", methods=["POST"])
@@ -445,15 +317,14 @@ def _naive(d: dt.datetime) -> dt.datetime:
 @blp.arguments(BackupSchema)
 @blp.response(201, GroupSchema)
 @blp.doc(security=SECURITY)
-def import_group(body: dict[str, Any]) -> dict[str, Any]:
+def import_group(body: dict[str, Any]) -> GroupOut:
     """Restore a group from its backup; the token must be the group's own token."""
     token = auth.bearer_token()
     if auth.hash_token(token) != body["group"]["token_hash"]:
         raise ApiError(403, ProblemCode.TOKEN_MISMATCH, "the token is not this backup's group token")
     try:
         with writing() as s:
-            g = restore(s, body)
-            return {"id": g.id, "name": g.name, "created_at": g.created_at,
-                    "matches": len(body["matches"])}
+            g = storage.restore(s, body)
+            return GroupOut(g, len(body["matches"]))
     except IntegrityError:
         raise ApiError(409, ProblemCode.CONFLICT, "the backup collides with stored data") from None

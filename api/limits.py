@@ -24,3 +24,9 @@ def _write_limit() -> str:
 def write_limited(fn: F) -> F:
     """Apply the configured write limit (RATELIMIT_WRITE) to a view."""
     return cast(F, limiter.limit(_write_limit)(fn))
+
+
+def method_write_limited(fn: F) -> F:
+    """``write_limited`` for a method of a MethodView: each HTTP method of the resource keeps
+    its own count, as separate view functions do (PUT and DELETE of a match are not shared)."""
+    return cast(F, limiter.limit(_write_limit, per_method=True)(fn))

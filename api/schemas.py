@@ -12,6 +12,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import RAISE, fields, validate
 
+from scorepad.audit import Report
 from scorepad.boxes import ALL_BOXES
 
 # RULE_NAMES: every name and alias of the registry, as the OpenAPI enum of a rule-set parameter
@@ -189,6 +190,8 @@ class FindingSchema(PassThrough):
 
 
 class ReportSchema(PassThrough):
+    """An audit report: a ``scorepad.audit.Report`` (dumped as its ``to_dict``) or that dict."""
+
     rule_set = fields.Raw()
     ok = fields.Boolean(required=True, metadata={"description": "no finding is an error"})
     verdict = fields.String(metadata={
@@ -199,6 +202,10 @@ class ReportSchema(PassThrough):
     findings = fields.List(fields.Nested(FindingSchema))
     games = fields.Raw()
     tally = fields.Raw()
+
+    @ma.pre_dump
+    def _from_report(self, report: Any, **_: Any) -> Any:
+        return report.to_dict() if isinstance(report, Report) else report
 
 
 class TallySchema(PassThrough):
@@ -272,13 +279,32 @@ class MatchVersionSchema(ma.Schema):
     sheet = fields.Dict()
 
 
+class MatchAuditSchema(ma.Schema):
+    """The audit of the sheet just stored (a ``scorepad.audit.Report``, or its dict)."""
+
+    ok = fields.Boolean(metadata={"description": "no finding is an error"})
+    verdict = fields.String(metadata={"enum": VERDICTS})
+    counts = fields.Dict(metadata={"description": "findings per severity"})
+    findings = fields.List(fields.Nested(FindingSchema))
+
+    @ma.pre_dump
+    def _from_report(self, report: Any, **_: Any) -> Any:
+        if isinstance(report, Report):
+            return {"ok": report.ok, "verdict": report.verdict, "counts": report.counts(),
+                    "findings": [f.to_dict() for f in report.findings]}
+        return report
+
+
 class MatchSchema(MatchVersionSchema):
+    """A match as it stands: its current version's fields (``MatchOut`` in api.groups), the
+    match's own, a summary of its games and, in answer to a write, the audit."""
+
     id = fields.String()
     group_id = fields.String()
     versions = fields.Integer()
     first_created_at = UtcDateTime()
     games = fields.List(fields.Dict())
-    audit = fields.Dict(allow_none=True)
+    audit = fields.Nested(MatchAuditSchema, allow_none=True)
 
 
 class MatchSummarySchema(ma.Schema):

@@ -38,6 +38,7 @@ from .schemas import (
 )
 
 blp = Blueprint("service", __name__, description="Verify sheets, legal options, tallies, rules")
+REPORT_SCHEMA = ReportSchema()  # /verify writes its own JSON (the hot path): this shapes it
 echo_blp = Blueprint("echo", __name__, description="Benchmark baseline")
 
 
@@ -97,7 +98,7 @@ RULES_PARAM = [{"in": "query", "name": "rules", "required": False,
 def verify() -> Response:
     """Audit a sheet: every finding, with the rule set and book lines behind it."""
     rules = rules_query()
-    return _json(domain.audit(sheet_body(), rules))
+    return _json(REPORT_SCHEMA.dump(domain.audit(sheet_body(), rules)))
 
 
 @blp.route("/tally", methods=["POST"])

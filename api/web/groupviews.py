@@ -19,7 +19,7 @@ from scorepad.rules import DEFAULT_RULES
 from .. import auth
 from ..db import Match
 from ..errors import ApiError, ProblemCode
-from ..groups import current_matches, stored_matches
+from ..storage import current_matches, stored_matches
 from . import charts
 
 

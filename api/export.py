@@ -1,0 +1,44 @@
+"""A group's games as CSV: one row per game per player (``GET .../export.csv``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import Any
+
+from scorepad import stats
+from scorepad.boxes import ALL_BOXES
+
+CSV_COLUMNS = (["match_id", "version", "played_on", "place", "rule_set", "game", "complete",
+                "player", "grand_total", "rank", "won"]
+               + ["upper_subtotal", "upper_bonus", "upper_total", "yahtzee_bonus_checks",
+                  "yahtzee_bonus", "lower_total"]
+               + [b.value for b in ALL_BOXES])
+
+
+def cell(value: Any) -> Any:
+    """Keep spreadsheet programs from running text as a formula (CSV injection)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return "" if value is None else value
+
+
+def csv_text(games: Iterable[stats.GameRecord]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for g in games:
+        ranked = sorted({e.totals.grand_total for e in g.entries}, reverse=True)
+        winners = g.winners()
+        for e in g.entries:
+            t = e.totals
+            row = [g.match_id, g.version, g.played_on.isoformat() if g.played_on else "",
+                   g.place, g.rule_set, g.game_no, int(g.complete), e.name, t.grand_total,
+                   ranked.index(t.grand_total) + 1,
+                   int(g.complete and stats.player_key(e.name) in winners),
+                   t.upper_subtotal, t.upper_bonus, t.upper_total, e.game.bonus_checks,
+                   t.yahtzee_bonus, t.lower_total]
+            row += [e.game.boxes.get(b) for b in ALL_BOXES]
+            w.writerow([cell(c) for c in row])
+    return out.getvalue()
