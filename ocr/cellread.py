@@ -117,7 +117,7 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
         return read_name(texts, cell.tess_index, cell.c, row.label, box)
     if cell.kind == MARKS:
         n = count_marks(cell.glyphs)
-        sure = n <= MARKS_SURE
+        sure = n <= MARKS_SURE and not cell.unsure_ink
         return CellRead(**base, kind=MARKS, value=n, confidence=MARKS_CONFIDENCE if sure else MARKS_DOUBT,
                         status=CONFIDENT if sure else NEEDS_REVIEW,
                         candidates=[Candidate(n, 1.0)])

@@ -405,6 +405,9 @@ def _without_print(row: list[Cell]) -> None:
         c.glyphs = glyphs(c.mask)
         if not c.glyphs:
             c.kind = BLANK
+        # what is left may be a piece of the print (a box's edge under a strong lens):
+        # marks counted there are for a person to confirm
+        c.unsure_ink = True
 
 
 def _card_quad(plan: Plan) -> np.ndarray:
