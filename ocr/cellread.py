@@ -129,10 +129,9 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     legal = legal_values(row, rules)
     probs = cell.probs
     # A lone scratch stroke: a zero written as a dash, slash or X.
-    whole = cell.whole if cell.whole is not None else probs
-    if whole is not None and len(cell.glyphs) == 1:
-        p_scratch = float(whole[0, dg.N_DIGITS:].sum())
-        readers["classifier"] = dg.CLASSES[int(np.argmax(whole[0]))]
+    if probs is not None and len(cell.glyphs) == 1:
+        p_scratch = float(probs[0, dg.N_DIGITS:].sum())
+        readers["classifier"] = dg.CLASSES[int(np.argmax(probs[0]))]
         if p_scratch > 0.5 and (legal is None or 0 in legal):
             agree = tnum in (None, 0) or tess.text.strip() in ("-", "—", "/", "X", "x")
             conf = p_scratch * (1.0 if agree else SCRATCH_DISAGREE)

@@ -48,8 +48,6 @@ class Cell:
     probs: np.ndarray | None = None
     alts: list[np.ndarray] = dc_field(default_factory=list)  # other segmentations' probabilities
     priors: list[float] = dc_field(default_factory=list)  # ... and how likely each is a priori
-    whole: np.ndarray | None = None  # the glyphs as cut, unsplit (a lone scratch mark: a zero)
-    whole_at: int = 0
     wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
     unsure_ink: bool = False  # faint ink read, or ink cut by the cell's edge
 

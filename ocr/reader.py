@@ -113,7 +113,7 @@ class Reader:
 
     def _classify(self, cells: list[Cell], model: dg.Classifier, rules: RuleSet) -> None:
         """Every glyph of the photo in one batch, with the alternative segmentations: two
-        neighbours as one glyph, one wide glyph as two touching digits."""
+        neighbours as one glyph, one wide glyph as two or three touching digits."""
         batch: list[np.ndarray] = []
         spans: list[tuple[Cell, int, int, int]] = []
         glyphs = [g for c in cells if c.kind == NUMBER for g in c.glyphs]
@@ -132,7 +132,7 @@ class Reader:
                 n, maybe = digits_in(g, median_w, median_h)
                 if not maybe:
                     continue
-                cell.wide = True  # only the pad's sums can make such a cell confident
+                cell.wide = True  # perhaps digits that touch: confident only when sure (cellread)
                 # surely several: every cut into as many (or one more or fewer) pieces;
                 # perhaps two: the one cut at the thinnest column of its middle
                 ways = ([p for m in range(2, min(n + 1, MAX_SPLIT, MAX_DIGITS - len(gs) + 1) + 1)
@@ -140,16 +140,12 @@ class Reader:
                 for pieces in ways:
                     groups.append(([*gs[:i], *pieces, *gs[i + 1:]],
                                    1.0 if len(pieces) == n else ALT_PENALTY))
-            # the likeliest first: its probabilities are the cell's own (``probs``)
-            order = sorted(range(len(groups)), key=lambda k: -groups[k][1])
-            for k, at in enumerate(order):
-                grp, prior = groups[at]
+            # the glyphs as cut come first: their probabilities are the cell's own (``probs``)
+            for k, (grp, prior) in enumerate(groups):
                 spans.append((cell, k, len(batch), len(batch) + len(grp)))
                 batch += [gl.mask for gl in grp]
                 if k:
                     cell.priors.append(prior)
-                if at == 0:
-                    cell.whole_at = k
         embed = getattr(model, "classify_embed", None) if self.adapt else None
         if embed is not None and batch:
             probs, feats = embed(batch)
@@ -161,8 +157,6 @@ class Reader:
                 cell.probs = probs[a:b]
             else:
                 cell.alts.append(probs[a:b])
-            if k == cell.whole_at:
-                cell.whole = probs[a:b]
 
     def _asks_tesseract(self, cell: Cell, rules: RuleSet) -> bool:
         if cell.kind == TEXT:
