@@ -4,6 +4,7 @@ driven by Playwright with Debian's Chromium (/usr/bin/chromium)."""
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from api import create_app
@@ -20,6 +22,13 @@ SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+
+
+def csrf_token(client: FlaskClient) -> str:
+    """The CSRF token the home page hands out (every form posts it)."""
+    m = re.search(rb'name="csrf_token" value="([^"]+)"', client.get("/").data)
+    assert m
+    return m.group(1).decode()
 
 
 def make_app(tmp: Path, **extra: Any) -> Flask:

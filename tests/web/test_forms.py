@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from api.web import charts, pad
 from scorepad import audit_sheet, load_sheet
 
-from .conftest import ROOT, make_app
+from .conftest import ROOT, csrf_token, make_app
 from .fakescan import FakeScanner
 
 PADS = ROOT / "sample_pads"
@@ -34,11 +34,6 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def _token(client: FlaskClient) -> str:
-    r = client.get("/")
-    m = re.search(rb'name="csrf_token" value="([^"]+)"', r.data)
-    assert m
-    return m.group(1).decode()
 
 
 def test_pages_render_with_security_headers(client: FlaskClient) -> None:
@@ -61,7 +56,7 @@ def test_state_changing_posts_need_the_csrf_token(client: FlaskClient) -> None:
     r = client.post("/scan", data={"photo": (io.BytesIO(photo), "pad.jpg")},
                     content_type="multipart/form-data")
     assert r.status_code == 400
-    tok = _token(client)
+    tok = csrf_token(client)
     r = client.post("/check", data={**form, "csrf_token": tok})
     assert r.status_code == 200 and b'class="verdict' in r.data
     # another browser (another session) cannot reuse the token
@@ -70,7 +65,7 @@ def test_state_changing_posts_need_the_csrf_token(client: FlaskClient) -> None:
 
 
 def test_nothing_is_verified_before_the_unsure_cells_are_confirmed(client: FlaskClient) -> None:
-    tok = _token(client)
+    tok = csrf_token(client)
     photo = FakeScanner().photo()
     r = client.post("/scan", data={"csrf_token": tok, "photo": (io.BytesIO(photo), "pad.jpg")},
                     content_type="multipart/form-data")
@@ -177,7 +172,7 @@ def _form_fields(html: str) -> dict[str, str]:
 
 
 def test_a_card_with_bonus_yahtzees_shows_the_witness_order(client: FlaskClient) -> None:
-    tok = _token(client)
+    tok = csrf_token(client)
     sheet = (PADS / "perfect_1575.json").read_text()
     r = client.post("/pad", data={"csrf_token": tok, "sheet_json": sheet})
     assert r.status_code == 200
@@ -200,7 +195,7 @@ def test_a_photo_that_cannot_be_read_says_what_to_do(tmp_path: Path) -> None:
     app = make_app(tmp_path, WEB_SCANNER=failing)
     try:
         c = app.test_client()
-        tok = _token(c)
+        tok = csrf_token(c)
         r = c.post("/scan", data={"csrf_token": tok, "photo": (io.BytesIO(b"x"), "p.jpg")},
                    content_type="multipart/form-data")
         assert r.status_code == 422
@@ -221,7 +216,7 @@ def test_a_pad_not_found_is_no_dead_end_its_corners_are_marked(tmp_path: Path) -
     app = make_app(tmp_path, WEB_SCANNER=scanner)
     try:
         c = app.test_client()
-        tok = _token(c)
+        tok = csrf_token(c)
         photo = scanner.photo()
         r = c.post("/scan", data={"csrf_token": tok, "photo": (io.BytesIO(photo), "pad.jpg")},
                    content_type="multipart/form-data")
@@ -273,7 +268,7 @@ def test_corners_the_reader_cannot_use_say_so_and_keep_the_marks(tmp_path: Path)
     app = make_app(tmp_path, WEB_SCANNER=refusing)
     try:
         c = app.test_client()
-        tok = _token(c)
+        tok = csrf_token(c)
         r = c.post("/scan", data={"csrf_token": tok,
                                   "photo": (io.BytesIO(FakeScanner().photo()), "p.jpg")},
                    content_type="multipart/form-data")

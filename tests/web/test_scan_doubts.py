@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
-from .conftest import make_app
+from .conftest import csrf_token, make_app
 from .fakescan import FakeScanner
 
 GT = "p0.g0.grand_total"
@@ -78,15 +78,11 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def _token(client: FlaskClient) -> str:
-    m = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
-    assert m
-    return m.group(1)
 
 
 def _reviewed(client: FlaskClient) -> tuple[str, dict[str, str]]:
     """Upload the photo; the scan id and the review form as it comes (nothing flagged)."""
-    tok = _token(client)
+    tok = csrf_token(client)
     r = client.post("/scan", data={"csrf_token": tok,
                                    "photo": (io.BytesIO(FakeScanner().photo()), "pad.jpg")},
                     content_type="multipart/form-data")
