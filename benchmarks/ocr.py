@@ -183,6 +183,8 @@ def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool
         for mode, t in tallies.items():
             for line in t.scanned.accused:
                 print(f"  {label} {mode}: false accusation {line}", file=sys.stderr)
+            for line in t.reviewed.accused:
+                print(f"  {label} {mode}: false accusation after review {line}", file=sys.stderr)
     return tallies
 
 

@@ -9,13 +9,14 @@ from scorepad.boxes import Box, TotalField
 from scorepad.rules import RuleSet
 
 from .layout import Side
-from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, CellRead
+from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
 KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
 CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
 DOUBT_ON_FAIL = 0.9  # marked for review, and so is every one below this (one at KEEP_ON_FAIL
 # or above stays confident)
+SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more or less)
 
 
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
@@ -57,6 +58,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         held: dict[int, tuple[CellRead, str]] = {}
         failed: dict[int, tuple[CellRead, str]] = {}
         unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
+        slipped: dict[int, tuple[CellRead, int]] = {}  # a digit of one cell from holding
         for name, parts, result in relations:
             if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
                 continue
@@ -67,6 +69,8 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 # a misreading or the player's own mistake: the values stay as read
                 for r in written:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
+                for r, value in _one_slip(parts, result[0], rules):
+                    slipped[id(r)] = (r, value)
                 if not _explained(parts, result[0], rules):
                     # a doubtful cell would have explained it: the suspects are the least
                     # sure of the readings still marked confident
@@ -88,6 +92,45 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             if (key not in held and key in unexplained and r.status == CONFIDENT
                     and r.confidence < KEEP_ON_FAIL):
                 r.status = NEEDS_REVIEW
+        for r, value in slipped.values():
+            # one digit more or fewer in this cell and the sum holds: a digit lost at the
+            # cell's edge or a mark taken for one looks exactly so, even where another sum holds
+            # (both may rest on the same misreading): a person looks, and the audit knows
+            # the reading that would make the card right
+            if r.status == CONFIDENT and not r.inferred:
+                r.status = NEEDS_REVIEW
+            if all(c.value != value for c in r.candidates):
+                r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))
+
+
+def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
+              ) -> list[tuple[CellRead, int]]:
+    """The cells of a failed sum that one digit more or fewer would make hold, with that
+    value: a digit lost at the cell's edge, or a mark beside it taken for one (a digit
+    misread as another has the classifier's own candidates; the YAHTZEE BONUS checks are
+    a count, not digits)."""
+    total = sum(_worth(p, rules) for p in parts)
+    target = result.value
+    assert isinstance(target, int)
+    out: list[tuple[CellRead, int]] = []
+    if _digit_apart(target, total):
+        out.append((result, total))
+    for p in parts:
+        if p.field == "yahtzee_bonus_checks" or p.kind == BLANK or not isinstance(p.value, int):
+            continue
+        want = target - (total - p.value)
+        if want >= 0 and _digit_apart(p.value, want):
+            out.append((p, want))
+    return out
+
+
+def _digit_apart(a: int, b: int) -> bool:
+    """Whether the numerals of a and b differ by one digit added or dropped (146 and 46)."""
+    x, y = str(a), str(b)
+    if abs(len(x) - len(y)) != 1:
+        return False
+    short, long = (x, y) if len(x) < len(y) else (y, x)
+    return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
 def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:

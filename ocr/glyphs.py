@@ -70,6 +70,7 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
 
 FAINT = 0.12  # darkness (share below the paper) of the faintest stroke looked for beside ink
 FAINT_HIGH = 0.6  # ... which must be this high for the cell's own ink to count as a digit
+FAINT_NARROW = 0.5  # ... and thin for its size, or this narrow for its height (a 1)
 
 
 def faint_ink(cell: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -90,10 +91,11 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     keep = np.zeros(n, bool)
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
-        touches = x == 0 or y == 0 or x + cw >= w or y + ch >= h
-        # a stroke: tall as a digit, thin for its size, off the cell's edges (not shading)
-        if (not touches and ch >= FAINT_HIGH * ink_h and area >= 30
-                and area <= 0.6 * cw * ch):
+        at_sides, at_ends = x == 0 or x + cw >= w, y == 0 or y + ch >= h
+        # a stroke: tall as a digit, off the cell's sides, and thin for its size away from
+        # its ends (not shading) or narrow for its height (a 1, perhaps cut by the margin)
+        if (not at_sides and ch >= FAINT_HIGH * ink_h and area >= 30
+                and ((area <= 0.6 * cw * ch and not at_ends) or cw <= FAINT_NARROW * ch)):
             keep[i] = True
     if not keep.any():
         return None

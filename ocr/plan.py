@@ -16,6 +16,7 @@ import numpy as np
 from PIL import Image
 
 from . import geometry, table_layout
+from .cellgrid import inside
 from .geometry import flatten
 from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side, field_key, game_index
@@ -258,7 +259,8 @@ class Planner:
                     # a line found where there is none: the rows are not the pad's
                     raise ScanError("not_a_pad", "the pad's rows and columns could not be made "
                                                  "out (a cell of the table is too small)")
-                cells.append(make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
+                # the cell between its own lines, where they run off the grid's straight ones
+                cells.append(make_cell(card, row, r, c, inside(card, x0, y0, x1, y1, mx, my)))
         for r, row in t.rows:
             if row.kind is Kind.MARKS:
                 _without_print([c for c in cells if c.r == r])

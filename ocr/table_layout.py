@@ -182,40 +182,59 @@ def _corners(labels: np.ndarray, parts: list[int]) -> np.ndarray:
 
 def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid | None:
     """The ruled table: the first candidate quadrilateral (or of ``quads``, e.g. where a
-    person marked the pad) that holds a grid of lines."""
-    for found in geometry.candidates(gray) if quads is None else quads:
-        # a little more than the outline found: under a wide-angle lens a table's edges bow
-        # out past the straight quadrilateral fitted to them
-        quad = geometry.widened(found, OUTLINE_MARGIN) if quads is None else found
-        w, h = _side_lengths(quad)
-        warp = geometry.warp(gray, quad, (w, h))
-        hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
-        web = cv2.bitwise_or(hm, vm)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(web, connectivity=8)
-        # the web with the most crossing lines (not the paper's edge, not the frame)
-        best_web, most = 0, 0
-        for i in sorted(range(1, n), key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))[:6]:
-            x, y, bw, bh = (int(v) for v in stats[i, :4])
-            if bw < 0.3 * w or bh < 0.3 * h:
-                continue
-            sub = labels[y: y + bh, x: x + bw] == i
-            nh = len(positions((sub & (hm[y: y + bh, x: x + bw] > 0)).sum(axis=1) / bw, 0.5, 3))
-            nv = len(positions((sub & (vm[y: y + bh, x: x + bw] > 0)).sum(axis=0) / bh, 0.5, 3))
-            if nh * nv > most:
-                best_web, most = i, nh * nv
-        if most < 3 * 5:
+    person marked the pad) that holds a grid of lines.  When none does, the candidates'
+    webs are looked at again, each warped upright by its own corners: an outline fitted
+    badly (a stack of sheets under the pad, a torn edge) leaves the lines askew in its
+    warp, and askew lines fill no row of the projection."""
+    found = geometry.candidates(gray) if quads is None else quads
+    for deskew in (False, True):
+        for quad in found:
+            # a little more than the outline found: under a wide-angle lens a table's edges
+            # bow out past the straight quadrilateral fitted to them
+            grid = _grid_in(gray, geometry.widened(quad, OUTLINE_MARGIN) if quads is None
+                            else quad, deskew)
+            if grid is not None:
+                return grid
+    return None
+
+
+def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool) -> Grid | None:
+    w, h = _side_lengths(quad)
+    warp = geometry.warp(gray, quad, (w, h))
+    hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
+    web = cv2.bitwise_or(hm, vm)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(web, connectivity=8)
+    m = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad.astype(np.float32))
+    # the web with the most crossing lines (not the paper's edge, not the frame)
+    best_web, most = 0, 0
+    for i in sorted(range(1, n), key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))[:6]:
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if bw < 0.3 * w or bh < 0.3 * h:
             continue
-        parts = _whole_table(stats, best_web, n)
-        # the grid's corners, back in the working image: the table's own quadrilateral; its
-        # outermost points follow a perspective the paper's outline did not quite give, its
-        # box is the fallback where a stray mark made an outermost point (the most lines wins)
-        m = cv2.getPerspectiveTransform(
-            np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad.astype(np.float32))
-        warps = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2))
-                 for box in (_corners(labels, parts), _box(stats, parts))]
-        twarp, xs, ys, full = max(warps, key=lambda f: len(f[1]) * len(f[2]))
-        if len(xs) >= 3 and len(ys) >= 5:
-            return Grid(twarp, xs, ys, full)
+        if deskew:
+            _, xs, ys, _ = _table_warp(gray, cv2.perspectiveTransform(
+                _corners(labels, [i]), m).reshape(4, 2))
+            lines = len(xs) * len(ys)
+        else:
+            sub = labels[y: y + bh, x: x + bw] == i
+            lines = (len(positions((sub & (hm[y: y + bh, x: x + bw] > 0)).sum(axis=1) / bw,
+                                   0.5, 3))
+                     * len(positions((sub & (vm[y: y + bh, x: x + bw] > 0)).sum(axis=0) / bh,
+                                     0.5, 3)))
+        if lines > most:
+            best_web, most = i, lines
+    if most < 3 * 5:
+        return None
+    parts = _whole_table(stats, best_web, n)
+    # the grid's corners, back in the working image: the table's own quadrilateral; its
+    # outermost points follow a perspective the paper's outline did not quite give, its
+    # box is the fallback where a stray mark made an outermost point (the most lines wins)
+    warps = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2))
+             for box in (_corners(labels, parts), _box(stats, parts))]
+    twarp, xs, ys, full = max(warps, key=lambda f: len(f[1]) * len(f[2]))
+    if len(xs) >= 3 and len(ys) >= 5:
+        return Grid(twarp, xs, ys, full)
     return None
 
 

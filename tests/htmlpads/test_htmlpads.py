@@ -122,3 +122,24 @@ def test_given_sheet_is_the_truth(maker: PadPhotoMaker) -> None:
     assert photo.side == "front" and photo.meta["given_sheet"]
     assert dump_sheet(photo.truth)["players"] == dump_sheet(sheet)["players"]
     assert _open(photo).format == "JPEG"
+
+
+# Photos of the independent set's development seeds (the evaluation seeds are never used in
+# tests) that the reader once refused: the pad lies on a stack of sheets, so the paper's
+# outline is fitted askew and the ruled lines run slanted in its warp.
+ASKEW_SEEDS = (300004, 300028)
+
+
+@pytest.mark.parametrize("seed", ASKEW_SEEDS)
+def test_a_pad_whose_outline_is_fitted_askew_is_read(maker: PadPhotoMaker, seed: int) -> None:
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=seed)
+    result = Reader().scan(photo.jpeg, rules="hasbro")  # no ScanError: not refused
+    assert result.side.value == photo.side == "front" and result.layout == "adaptive"
+    score = evaluate.score(result, photo.truth, Side.FRONT, frozenset(CARD_READING_KEYS))
+    assert score.correct >= 0.6 * score.cells  # the cells are the pad's, in their places
+    assert score.silent == 0 and score.blank_as_number == 0

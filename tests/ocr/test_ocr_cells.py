@@ -1,0 +1,98 @@
+"""A cell's own lines and ink, and a digit lost at a cell's edge (fast: synthetic pixels,
+no tesseract)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ocr import layout
+from ocr.cellgrid import inside
+from ocr.crosscheck import cross_check
+from ocr.glyphs import faint_ink, ink_mask
+from ocr.result import CONFIDENT, NEEDS_REVIEW, Candidate, CellRead
+from scorepad.boxes import Box, TotalField
+from scorepad.rules import get_rules
+
+PAPER, LINE, INK = 245, 150, 40
+
+
+def _card(top: int = 100, bottom: int = 150, left: int = 100, right: int = 190) -> np.ndarray:
+    """Paper with one cell ruled at the given lines (2 px thick), in a 300 x 300 card."""
+    card = np.full((300, 300), PAPER, np.uint8)
+    for y in (top, bottom):
+        card[y: y + 2, :] = LINE
+    for x in (left, right):
+        card[:, x: x + 2] = LINE
+    return card
+
+
+def test_a_cell_is_cut_between_its_own_lines_not_the_grids() -> None:
+    # the grid says 100..150 x 100..190; the lines are printed 9 px lower and 6 px right
+    card = _card(109, 159, 106, 196)
+    x0, y0, x1, y1 = inside(card, 100, 100, 190, 150, 6, 6)
+    assert (y0, y1) == (109 + 6, 159 - 6)  # my inside the lines found (their first row)
+    assert 108 <= x0 <= 111 and 192 <= x1 <= 195  # just inside the side lines' edges
+    # nothing of the lines is left inside
+    assert not ink_mask(card[y0:y1, x0:x1]).any()
+
+
+def test_a_one_written_beside_the_line_stays_in_the_cell() -> None:
+    card = _card()
+    card[112:140, 105:108] = INK  # a 1, 3 px right of the left line
+    card[112:140, 130:150] = INK  # and a fat digit
+    x0, y0, x1, y1 = inside(card, 100, 100, 190, 150, 8, 6)
+    assert x0 <= 105  # the grid's margin (8) would have cut the 1 away
+    assert (ink_mask(card[y0:y1, x0:x1]).any(axis=0)[: 108 - x0]).any()
+
+
+def test_a_printed_band_or_a_dash_near_a_line_is_not_taken_for_the_line() -> None:
+    card = _card()
+    card[60:100, :] = 30  # a dark header band down to the top line
+    card[83:96, ::3] = PAPER  # with white words in it (a third of their row is white)
+    card[134:138, 115:160] = INK  # a dash written low in the cell (a zero)
+    x0, y0, x1, y1 = inside(card, 100, 100, 190, 150, 6, 6)
+    assert y0 == 100 + 6 and y1 == 150 - 6  # both lines where they are printed
+    assert ink_mask(card[y0:y1, x0:x1]).any()  # the dash is still in the cell
+
+
+def test_a_pale_narrow_stroke_cut_by_the_cells_edge_is_ink() -> None:
+    cell = np.full((36, 80), 250, np.uint8)
+    cell[8:30, 30:36] = 60  # a dark digit
+    cell[8:30, 45:51] = 60
+    cell[12:36, 10:14] = 185  # a pale 1 that runs out of the cut at the bottom
+    mask = ink_mask(cell)
+    assert not mask[:, 8:16].any()  # too pale for the cell's ink
+    faint = faint_ink(cell, mask)
+    assert faint is not None and faint[:, 10:14].any()
+
+
+def _read(field: str, value: int, confidence: float = 0.97) -> CellRead:
+    return CellRead(field, field, 0, 0, "number", value, confidence, CONFIDENT,
+                    candidates=[Candidate(value, confidence)])
+
+
+def test_a_digit_lost_at_the_edge_is_suspected_even_where_another_sum_holds() -> None:
+    # the lower section adds up to 146; TOTAL read 46 (its 1 lost at the cell's edge);
+    # 26 + 46 = 72 and GRAND TOTAL was read 72 (its 1 lost too): that sum holds
+    lower = [(Box.THREE_OF_A_KIND, 17), (Box.FOUR_OF_A_KIND, 0), (Box.FULL_HOUSE, 25),
+             (Box.SMALL_STRAIGHT, 30), (Box.LARGE_STRAIGHT, 40), (Box.YAHTZEE, 0),
+             (Box.CHANCE, 34)]
+    reads = [_read(b.value, v, 0.999) for b, v in lower]
+    total = _read(TotalField.LOWER_TOTAL.value, 46)
+    repeat = _read(TotalField.UPPER_TOTAL_REPEAT.value, 26)
+    grand = _read(TotalField.GRAND_TOTAL.value, 72)
+    reads += [total, repeat, grand]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert total.status == NEEDS_REVIEW and total.value == 46  # never changed to fit
+    assert 146 in [c.value for c in total.candidates]
+    # a digit changed (not lost) is the classifier's to suggest: 72 -> 172 is not made up
+    # for GRAND TOTAL, whose own sum holds
+    assert all(c.value != 172 for c in grand.candidates)
+
+
+def test_a_sum_a_digit_apart_from_no_reading_takes_no_candidates() -> None:
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    total = _read(TotalField.UPPER_SUBTOTAL.value, 60, 0.999)  # 63 written as 60: a slip
+    cross_check([*upper, total], layout.Side.FRONT, get_rules(None))
+    assert [c.value for c in total.candidates] == [60]
