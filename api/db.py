@@ -17,10 +17,13 @@ from typing import Any
 from flask import Flask, current_app
 from sqlalchemy import (
     JSON,
+    BigInteger,
+    Boolean,
     Date,
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -99,6 +102,165 @@ class MatchVersion(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
     match: Mapped[Match] = relationship(back_populates="versions")
+
+
+# ---- statistics aggregates (kept by api.aggregates as matches are written) ----------------
+
+BOX_COLUMNS = ("aces", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+               "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
+               "chance")  # scorepad.boxes.ALL_BOXES values, in order (a test checks)
+
+
+class StatGame(Base):
+    """One game (GAME #n column) of a match's current version."""
+
+    __tablename__ = "stat_games"
+    __table_args__ = (Index("ix_stat_games_group", "group_id", "complete"),)
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    complete: Mapped[bool] = mapped_column(Boolean)
+    entries: Mapped[int] = mapped_column(Integer)
+
+
+class StatEntry(Base):
+    """One player's column of one game of a match's current version: its totals as
+    recomputed from the boxes, its rank and win, and the boxes (the CSV export's rows)."""
+
+    __tablename__ = "stat_entries"
+    __table_args__ = (
+        Index("ix_stat_entries_player", "group_id", "player_key", "complete", "sort_date",
+              "match_id", "game_no"),
+        Index("ix_stat_entries_order", "group_id", "sort_date", "match_id", "game_no", "seat"),
+        Index("ix_stat_entries_game", "match_id", "game_no"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    game_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)  # the entry's order in the game (sheet order)
+    played_on: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    sort_date: Mapped[dt.date] = mapped_column(Date)  # played_on, or date.min when undated
+    place: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    rule_set: Mapped[str] = mapped_column(String(64))
+    complete: Mapped[bool] = mapped_column(Boolean)
+    multiplayer: Mapped[bool] = mapped_column(Boolean)
+    player_key: Mapped[str] = mapped_column(String)
+    player_name: Mapped[str] = mapped_column(String)
+    grand_total: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)  # complete, two or more players, top total
+    upper_subtotal: Mapped[int] = mapped_column(Integer)
+    upper_bonus: Mapped[int] = mapped_column(Integer)
+    upper_total: Mapped[int] = mapped_column(Integer)
+    bonus_checks: Mapped[int] = mapped_column(Integer)
+    yahtzee_bonus: Mapped[int] = mapped_column(Integer)
+    lower_total: Mapped[int] = mapped_column(Integer)
+    has_turns: Mapped[bool] = mapped_column(Boolean)  # a turn log (decision loss, read time)
+    aces: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    twos: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    threes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    fours: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    fives: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    sixes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    three_of_a_kind: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    four_of_a_kind: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    full_house: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    small_straight: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    large_straight: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    yahtzee: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    chance: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class StatPlayer(Base):
+    """A player's sums over the finished games of a group: a write adds the entries of the
+    new version and takes away those of the old (``api.aggregates``)."""
+
+    __tablename__ = "stat_players"
+
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String, primary_key=True)
+    name: Mapped[str] = mapped_column(String)  # the spelling of the latest finished game
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    multiplayer_games: Mapped[int] = mapped_column(Integer)
+    upper_bonuses: Mapped[int] = mapped_column(Integer)
+    yahtzees: Mapped[int] = mapped_column(Integer)
+    bonus_yahtzees: Mapped[int] = mapped_column(Integer)
+    logged: Mapped[int] = mapped_column(Integer)  # games with a turn log
+    box_sums: Mapped[list[int]] = mapped_column(JSON)  # per box, BOX_COLUMNS order
+    box_zeros: Mapped[list[int]] = mapped_column(JSON)
+    # the grand totals, exactly: sum, sum of squares, the two middle values (equal when
+    # the number of games is odd), best and worst (stat_scores has each total's count)
+    total_sum: Mapped[int] = mapped_column(BigInteger)
+    total_sumsq: Mapped[int] = mapped_column(BigInteger)
+    middle_low: Mapped[int] = mapped_column(Integer)
+    middle_high: Mapped[int] = mapped_column(Integer)
+    best: Mapped[int] = mapped_column(Integer)
+    worst: Mapped[int] = mapped_column(Integer)
+    rule_sets: Mapped[dict[str, int]] = mapped_column(JSON)  # games per rule set
+
+
+class StatScore(Base):
+    """How many finished games a player of a group ended with each grand total."""
+
+    __tablename__ = "stat_scores"
+
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String, primary_key=True)
+    total: Mapped[int] = mapped_column(Integer, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class StatMatch(Base):
+    """A match's place in its group's list: newest first (undated last), by the index."""
+
+    __tablename__ = "stat_matches"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    sort_date: Mapped[dt.date] = mapped_column(Date)  # played_on, or date.min when undated
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+Index("ix_stat_matches_order", StatMatch.group_id, StatMatch.sort_date.desc(),
+      StatMatch.created_at.desc(), StatMatch.match_id)
+
+
+class StatGroup(Base):
+    """A group's counts of games (kept with its stat_games rows)."""
+
+    __tablename__ = "stat_groups"
+
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)  # matches with at least one game
+    games: Mapped[int] = mapped_column(Integer)  # finished games
+    games_in_progress: Mapped[int] = mapped_column(Integer)
+
+
+class StatPair(Base):
+    """Two players' record in the finished games they both played (``key_a`` < ``key_b``;
+    wins_a and margin are key_a's): kept by adding and taking away a match's pairs."""
+
+    __tablename__ = "stat_pairs"
+
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    key_a: Mapped[str] = mapped_column(String, primary_key=True)
+    key_b: Mapped[str] = mapped_column(String, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins_a: Mapped[int] = mapped_column(Integer)
+    wins_b: Mapped[int] = mapped_column(Integer)
+    ties: Mapped[int] = mapped_column(Integer)
+    margin: Mapped[int] = mapped_column(Integer)
 
 
 def _sqlite_url(url: str) -> bool:

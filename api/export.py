@@ -1,14 +1,21 @@
-"""A group's games as CSV: one row per game per player (``GET .../export.csv``)."""
+"""A group's games as CSV: one row per game per player (``GET .../export.csv``).
+
+``csv_stream`` writes it from the stored entry rows (``api.aggregates``), a batch at a
+time; ``csv_text`` writes the same CSV from games recomputed from the sheets.
+"""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from scorepad import stats
 from scorepad.boxes import ALL_BOXES
+
+from . import db, statsread
 
 CSV_COLUMNS = (["match_id", "version", "played_on", "place", "rule_set", "game", "complete",
                 "player", "grand_total", "rank", "won"]
@@ -42,3 +49,26 @@ def csv_text(games: Iterable[stats.GameRecord]) -> str:
             row += [e.game.boxes.get(b) for b in ALL_BOXES]
             w.writerow([cell(c) for c in row])
     return out.getvalue()
+
+
+def _stored(value: Any) -> Any:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def csv_stream(group_id: str) -> Iterator[str]:
+    """The CSV in pieces: the header with the first batch of rows, then a batch at a time."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    with db.reading() as s:
+        for batch in statsread.csv_entries(s, group_id):
+            w.writerows([cell(_stored(c)) for c in row] for row in batch)
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    if out.tell():
+        yield out.getvalue()

@@ -19,7 +19,7 @@ from typing import Any
 
 from . import reference
 from .boxes import ALL_BOXES, Box
-from .card import Game, GameTotals, compute_totals
+from .card import Game, GameTotals, Sheet, compute_totals
 from .rules import RuleSet, UnknownRuleSet, get_rules
 from .schemas import load_sheet
 from .sheetspec import player_key as player_key  # one identity of a name, for loading too
@@ -70,8 +70,9 @@ def _rules_of(spec: Any) -> RuleSet:
         return get_rules(None)
 
 
-def games_of(match: StoredMatch) -> list[GameRecord]:
-    sheet = load_sheet(match.sheet)
+def games_of(match: StoredMatch, sheet: Sheet | None = None) -> list[GameRecord]:
+    """The games of a stored match (``sheet``: its sheet already loaded, else loaded here)."""
+    sheet = sheet if sheet is not None else load_sheet(match.sheet)
     rules = _rules_of(sheet.rules)
     n_games = max((len(p.games) for p in sheet.players), default=0)
     out = []
@@ -138,8 +139,33 @@ def _r(x: float) -> float:
     return round(x, 2)
 
 
-def summarize(name: str | None, s: PlayerStats) -> dict[str, Any]:
-    n = len(s.totals)
+@dataclass(frozen=True)
+class Spread:
+    """The figures of a player's grand totals that need more than counters: what
+    ``summarize`` reports as average, median, best, worst and sd."""
+
+    n: int
+    mean: float
+    median: float
+    best: int
+    worst: int
+    sd: float | None
+
+    @classmethod
+    def of(cls, totals: Sequence[int]) -> Spread | None:
+        if not totals:
+            return None
+        n = len(totals)
+        return cls(n, statistics.fmean(totals), float(statistics.median(totals)), max(totals),
+                   min(totals), statistics.stdev(totals) if n > 1 else None)
+
+
+def summarize(name: str | None, s: PlayerStats, spread: Spread | None = None) -> dict[str, Any]:
+    """A player's figures (``name`` None: the group's). ``spread``: the figures of the
+    totals when ``s.totals`` is not kept (the service's stored aggregates)."""
+    if spread is None:
+        spread = Spread.of(s.totals)
+    n = spread.n if spread else 0
     d: dict[str, Any] = {"games": n}
     if name is not None:
         d = {"player": name, **d}
@@ -152,37 +178,37 @@ def summarize(name: str | None, s: PlayerStats) -> dict[str, Any]:
         "mean_loss_per_decision": _r(s.decision_loss / s.decisions) if s.decisions else None,
     }
     d["win_rate"] = _r(s.wins / s.multiplayer_games) if s.multiplayer_games else None
-    if n == 0:
+    if spread is None:
         d.update({"average": None, "median": None, "best": None, "worst": None, "sd": None,
                   "upper_bonus_rate": None, "yahtzees_per_game": None,
                   "bonus_yahtzees_per_game": None, "box_average": None, "box_zero_rate": None,
-                  "reference": reference_comparison(s)})
+                  "reference": reference_comparison(s, spread)})
         return d
-    mean = statistics.fmean(s.totals)
     d.update({
-        "average": _r(mean),
-        "median": _r(float(statistics.median(s.totals))),
-        "best": max(s.totals),
-        "worst": min(s.totals),
-        "sd": _r(statistics.stdev(s.totals)) if n > 1 else None,
+        "average": _r(spread.mean),
+        "median": _r(spread.median),
+        "best": spread.best,
+        "worst": spread.worst,
+        "sd": _r(spread.sd) if spread.sd is not None else None,
         "upper_bonus_rate": _r(s.upper_bonuses / n),
         "yahtzees_per_game": _r(s.yahtzees / n),
         "bonus_yahtzees_per_game": _r(s.bonus_yahtzees / n),
         "box_average": {b.value: _r(s.box_sum[b] / n) for b in ALL_BOXES},
         "box_zero_rate": {b.value: _r(s.box_zero[b] / n) for b in ALL_BOXES},
-        "reference": reference_comparison(s),
+        "reference": reference_comparison(s, spread),
     })
     return d
 
 
-def reference_comparison(s: PlayerStats) -> dict[str, Any]:
+def reference_comparison(s: PlayerStats, spread: Spread | None = None) -> dict[str, Any]:
     """How these games compare with optimal solitaire play (see api.reference)."""
-    n = len(s.totals)
+    if spread is None:
+        spread = Spread.of(s.totals)
     ref = reference.as_dict()
     cmp: dict[str, Any] = {"reference": ref}
-    if n == 0:
+    if spread is None:
         return cmp
-    mean = statistics.fmean(s.totals)
+    n, mean = spread.n, spread.mean
     cmp["average_minus_reference"] = _r(mean - reference.MEAN)
     # z of the sample mean against optimal play's distribution of game scores
     cmp["z_score"] = _r((mean - reference.MEAN) / (reference.SD / math.sqrt(n)))
@@ -257,8 +283,13 @@ LEADERBOARD_KEYS = ("wins", "win_rate", "average", "median", "best", "games",
 
 def leaderboard(games: Sequence[GameRecord], by: str = "wins", min_games: int = 1
                 ) -> list[dict[str, Any]]:
-    rows = [p.to_dict() for p in per_player(games).values() if len(p.totals) >= min_games]
-    rows = [r for r in rows if r.get(by) is not None]
+    return rank_players([p.to_dict() for p in per_player(games).values()], by, min_games)
+
+
+def rank_players(players: Iterable[dict[str, Any]], by: str = "wins", min_games: int = 1
+                 ) -> list[dict[str, Any]]:
+    """Leaderboard rows of players' ``summarize`` dicts: equal values share a rank."""
+    rows = [r for r in players if r["games"] >= min_games and r.get(by) is not None]
     rows.sort(key=lambda r: (-r[by], -(r["average"] or 0), player_key(r["player"])))
     out = []
     rank = 0
@@ -274,7 +305,7 @@ def leaderboard(games: Sequence[GameRecord], by: str = "wins", min_games: int = 
 def head_to_head(games: Sequence[GameRecord], a: str | None = None, b: str | None = None
                  ) -> list[dict[str, Any]]:
     """Pairwise records: in each finished game both played, who scored more."""
-    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    pairs: dict[tuple[str, str], PairRecord] = {}
     names: dict[str, str] = {}
     for g in games:
         if not g.complete:
@@ -288,17 +319,38 @@ def head_to_head(games: Sequence[GameRecord], a: str | None = None, b: str | Non
                     kx, ky, x2, y2 = ky, kx, y, x
                 else:
                     x2, y2 = x, y
-                rec = pairs.setdefault((kx, ky), {"games": 0, "wins_a": 0, "wins_b": 0,
-                                                  "ties": 0, "margin": 0})
-                rec["games"] += 1
-                diff = x2.totals.grand_total - y2.totals.grand_total
-                rec["margin"] += diff
-                if diff > 0:
-                    rec["wins_a"] += 1
-                elif diff < 0:
-                    rec["wins_b"] += 1
-                else:
-                    rec["ties"] += 1
+                pairs.setdefault((kx, ky), PairRecord()).add(
+                    x2.totals.grand_total - y2.totals.grand_total)
+    return pair_rows(pairs, names, a, b)
+
+
+@dataclass
+class PairRecord:
+    """Two players' record in the games they both finished; ``wins_a``/``margin`` are the
+    first key's (the keys of a pair in ``head_to_head`` are in order)."""
+
+    games: int = 0
+    wins_a: int = 0
+    wins_b: int = 0
+    ties: int = 0
+    margin: int = 0
+
+    def add(self, diff: int, games: int = 1, wins_a: int | None = None, wins_b: int = 0,
+            ties: int = 0) -> None:
+        """One game won by ``diff`` points; or (``wins_a`` given) a sum of games."""
+        if wins_a is None:
+            wins_a, wins_b, ties = int(diff > 0), int(diff < 0), int(diff == 0)
+        self.games += games
+        self.wins_a += wins_a
+        self.wins_b += wins_b
+        self.ties += ties
+        self.margin += diff
+
+
+def pair_rows(pairs: dict[tuple[str, str], PairRecord], names: dict[str, str],
+              a: str | None = None, b: str | None = None) -> list[dict[str, Any]]:
+    """The head-to-head rows of pair records keyed by (key, key) in order; ``a``/``b``
+    keep the pairs with those players, ``a`` first."""
     out = []
     ka = player_key(a) if a else None
     kb = player_key(b) if b else None
@@ -309,12 +361,11 @@ def head_to_head(games: Sequence[GameRecord], a: str | None = None, b: str | Non
             continue
         swap = ka is not None and ka == ky
         first, second = (ky, kx) if swap else (kx, ky)
-        wins_first, wins_second = ((rec["wins_b"], rec["wins_a"]) if swap
-                                   else (rec["wins_a"], rec["wins_b"]))
-        margin = -rec["margin"] if swap else rec["margin"]
+        wins_first, wins_second = (rec.wins_b, rec.wins_a) if swap else (rec.wins_a, rec.wins_b)
+        margin = -rec.margin if swap else rec.margin
         out.append({
-            "player_a": names[first], "player_b": names[second], "games": rec["games"],
-            "wins_a": wins_first, "wins_b": wins_second, "ties": rec["ties"],
-            "average_margin": _r(margin / rec["games"]),
+            "player_a": names[first], "player_b": names[second], "games": rec.games,
+            "wins_a": wins_first, "wins_b": wins_second, "ties": rec.ties,
+            "average_margin": _r(margin / rec.games),
         })
     return out

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, render_template
+from flask import current_app, render_template, request
 from sqlalchemy.orm import selectinload
 
 from scorepad import reference, stats
 from scorepad.boxes import ALL_BOXES, LABELS, Box
 from scorepad.rules import DEFAULT_RULES
 
-from .. import auth
+from .. import auth, statsread
 from ..db import Match
 from ..errors import ApiError, ProblemCode
-from ..storage import current_matches, stored_matches
 from . import charts
 
 
@@ -30,49 +29,67 @@ def _fragment(template: str, **ctx: Any) -> Any:
     return resp
 
 
+MATCHES_PER_PAGE = 25  # the overview's list of matches, newest first
+BOARD_ROWS = 50  # the overview's leaderboard shows the top rows
+GAMES_PER_PAGE = 100  # a player's "score over time": the latest games, then earlier pages
+MAX_PAGE = 10_000
+
+
+def _page() -> int:
+    """The ``page`` query parameter (1 = the first), bounded."""
+    return min(max(request.args.get("page", 1, type=int) or 1, 1), MAX_PAGE)
+
+
+def _pager(page: int, total: int, per_page: int) -> dict[str, int]:
+    pages = max(1, -(-total // per_page))
+    return {"page": page, "pages": pages, "total": total, "first": (page - 1) * per_page + 1,
+            "last": min(total, page * per_page)}
+
+
 def overview(gid: str) -> Any:
+    page = _page()
     with auth.opened_group(gid) as (s, g):
-        rows = current_matches(s, g.id)
+        total, rows = statsread.match_page(s, g.id, MATCHES_PER_PAGE,
+                                            (page - 1) * MATCHES_PER_PAGE)
         matches = [{"id": m.id, "played_on": v.played_on, "place": v.place, "note": v.note,
                     "players": list(v.players), "audit_ok": v.audit_ok,
                     "versions": m.current_version, "rule_set": v.rule_set} for m, v in rows]
-        games = stats.all_games(stored_matches(s, g.id))
+        figures = statsread.players(s, g.id, analysis=False)  # no decision loss shown
+        summary = statsread.group_summary(s, g.id, limit=0, figures=figures)
+        board = statsread.leaderboard(s, g.id, "wins", 1, figures=figures)
         name = g.name
-    summary = stats.group_summary(games)
-    board = stats.leaderboard(games, "wins", 1)
     return _fragment("web/part_overview.html", gid=gid, name=name, matches=matches,
-                     summary=summary, board=board)
+                     summary=summary, board=board[:BOARD_ROWS], board_total=len(board),
+                     pager=_pager(page, total, MATCHES_PER_PAGE))
 
 
 def player(gid: str, name: str) -> Any:
-    with auth.opened_group(gid) as (s, g):
-        games = stats.all_games(stored_matches(s, g.id))
+    page = _page()
     key = stats.player_key(name)
-    ps = stats.per_player(games).get(key)
-    if ps is None:
-        raise ApiError(404, ProblemCode.UNKNOWN_PLAYER, "no finished game of this player in the group")
-    d = ps.to_dict()
-    series: list[tuple[str, int]] = []
-    rule_sets: list[str] = []
-    for gr in games:
-        if not gr.complete:
-            continue
-        for e in gr.entries:
-            if stats.player_key(e.name) == key:
-                label = gr.played_on.strftime("%d %b") if gr.played_on else f"#{len(series) + 1}"
-                series.append((label, e.totals.grand_total))
-                rule_sets.append(gr.rule_set)
-    main_rules = max(set(rule_sets), key=rule_sets.count) if rule_sets else DEFAULT_RULES
+    with auth.opened_group(gid) as (s, g):
+        fig = statsread.players(s, g.id, key).get(key)
+        if fig is None:
+            raise ApiError(404, ProblemCode.UNKNOWN_PLAYER,
+                           "no finished game of this player in the group")
+        d = fig.summary()
+        n = d["games"]
+        skip = (page - 1) * GAMES_PER_PAGE
+        rows = statsread.player_series(s, g.id, key, GAMES_PER_PAGE, skip)
+        score_counts = statsread.score_counts(s, g.id, key)
+        main_rules = fig.main_rule_set or DEFAULT_RULES
+        head_to_head = statsread.head_to_head(s, g.id, a=name)
+    first = n - skip - len(rows)  # games before this page
+    series = [(played_on.strftime("%d %b") if played_on else f"#{first + i + 1}", total)
+              for i, (played_on, total) in enumerate(rows)]
     optimal, optimal_source = charts.optimal_scores(
         main_rules, str(current_app.config.get("WEB_OPTIMAL", "auto")))
     scores = [float(v) for _, v in series]
-    n = len(series)
     yahtzee_rate = (d["yahtzees_per_game"] or 0.0)
     figures = [
         charts.line_chart("Score over time", [lab for lab, _ in series], scores,
                           reference=reference.MEAN, reference_label="optimal play average"),
         charts.histogram("Score distribution", [
-            (d["player"], "s1", scores), ("optimal play", "s2", optimal)]),
+            (d["player"], "s1", score_counts), ("optimal play", "s2", optimal)]),
         charts.hbars("Average per box", [LABELS[b] for b in ALL_BOXES], [
             (d["player"], "s1", [d["box_average"][b.value] for b in ALL_BOXES]),
             ("optimal play", "s2", [reference.BOX_MEANS[b] for b in ALL_BOXES])]),
@@ -85,8 +102,8 @@ def player(gid: str, name: str) -> Any:
             unit="%", max_value=100),
     ]
     return _fragment("web/part_player.html", gid=gid, stats=d, figures=figures, games=n,
-                     optimal_source=optimal_source, head_to_head=stats.head_to_head(
-                         games, a=name))
+                     optimal_source=optimal_source, head_to_head=head_to_head,
+                     pager=_pager(page, n, GAMES_PER_PAGE), name=name)
 
 
 def match(gid: str, mid: str) -> Any:

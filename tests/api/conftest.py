@@ -49,6 +49,20 @@ def sheet(*players: tuple[str, list[dict[str, Any]]], rules: str | None = None
     return d
 
 
+def head_revision() -> str:
+    """The newest Alembic revision (what a database is upgraded to)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from api.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
 @pytest.fixture()
 def app(tmp_path: Path) -> Iterator[Flask]:
     app = create_app({

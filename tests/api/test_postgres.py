@@ -19,7 +19,7 @@ from flask import Flask
 
 from api import create_app
 
-from .conftest import GroupRef, full_game, sheet
+from .conftest import GroupRef, full_game, head_revision, sheet
 from .test_backup import round_trip
 
 BASE_URL = os.environ.get("SCOREPAD_TEST_DATABASE_URL",
@@ -58,12 +58,13 @@ def pg_app(pg_schema: str) -> Iterator[Flask]:
 def test_migrations_and_health(pg_app: Flask, pg_schema: str) -> None:
     r = pg_app.test_client().get("/api/v1/health")
     assert r.status_code == 200
-    assert r.json["database"] == "postgresql" and r.json["revision"] == "0001"
+    assert r.json["database"] == "postgresql" and r.json["revision"] == head_revision()
     with psycopg.connect(BASE_URL, autocommit=True) as conn:
         tables = {row[0] for row in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
             (pg_schema,))}
-    assert {"groups", "matches", "match_versions", "alembic_version"} <= tables
+    assert {"groups", "matches", "match_versions", "alembic_version", "stat_entries",
+            "stat_games", "stat_players", "stat_scores", "stat_pairs", "stat_groups"} <= tables
 
 
 def test_matches_and_stats_on_postgres(pg_app: Flask) -> None:
@@ -120,9 +121,19 @@ def test_nul_characters_on_postgres(pg_app: Flask) -> None:
     g = GroupRef(pg_app.test_client())
     body = g.post_match({"place": "a\x00b", "sheet": sheet(("A", [full_game()]))}, status=422)
     assert body["errors"][0]["path"] == "$.place"
-    m = g.post_match({"sheet": sheet(("A\x00n", [full_game()]))})  # kept inside the JSON
-    assert g.get(f"/matches/{m['id']}").json["players"] == ["A\x00n"]
-    assert g.get("/stats").json["players"][0]["player"] == "A\x00n"
+    # issue 13: refused at the edge (never stored), naming the place
+    body = g.post_match({"sheet": sheet(("A\x00n", [full_game()]))}, status=422)
+    assert [e["path"] for e in body["errors"]] == ["$.sheet.players[0].name"]
+    custom = sheet(("A", [full_game()]))
+    custom["rules"] = {"name": "x\x00y"}
+    body = g.post_match({"sheet": custom}, status=422)  # a 500 before issue 13
+    assert [e["path"] for e in body["errors"]] == ["$.sheet.rules.name"]
+    body = g.post_match({"sheet": sheet(("A", [full_game()])), "rules": {"name": "x\x00y"}},
+                        status=422)
+    assert [e["path"] for e in body["errors"]] == ["$.rules.name"]
+    r = g.client.get(f"/api/v1/groups/{g.id}%00/matches", headers=g.headers)
+    assert r.status_code == 422 and r.json["errors"][0]["path"] == "path"
+    assert g.get("/matches").json["total"] == 0
 
 
 def test_scanned_sheet_readings_on_postgres(pg_app: Flask) -> None:
