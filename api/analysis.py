@@ -11,7 +11,10 @@ produces (``TURN_LOG_NOT_ANALYSABLE``), a card no legal game reaches or a full
 card (``POSITION_NOT_ANALYSABLE``).
 
 The optimal-play table of a rule set is loaded from the disk cache (or solved,
-a few seconds) on the first request that needs it, then kept in memory.
+a few seconds) on the first request that needs it, then kept in memory. Tables
+for custom rule sets are built within a budget per client (``RATELIMIT_TABLE_BUILD``,
+429 beyond it) and the disk keeps the most recently used few
+(``$SCOREPAD_CACHE_MAX_TABLES``); a rule set's table is found by its content.
 """
 
 # mypy: disable-error-code="untyped-decorator"
@@ -28,7 +31,9 @@ from scorepad.card import Sheet
 from scorepad.rules import REGISTRY, RuleSetError, UnknownRuleSet, get_rules
 from scorepad.schemas import SheetSchema, StrictInteger
 from scorepad.solver import AnalysisError, SolverError, advise, analyse_sheet, parse_card
+from scorepad.solver.table import table_available
 
+from . import limits
 from .blueprint import Blueprint
 from .errors import ApiError, ProblemCode
 from .schemas import RulesQuerySchema
@@ -133,6 +138,10 @@ def analyse(sheet: Sheet, query: dict[str, Any]) -> dict[str, Any]:
         rules = get_rules(query.get("rules") or sheet.rules)
     except (UnknownRuleSet, RuleSetError) as exc:
         raise _unprocessable(ProblemCode.UNKNOWN_RULE_SET, str(exc)) from None
+    if rules.name not in REGISTRY and not table_available(rules):
+        # a custom rule set's table costs ~1.5 s of CPU and 12 MB on disk: a budget per client
+        limits.spend("RATELIMIT_TABLE_BUILD", "table-build",
+                     "optimal-play tables built for custom rule sets")
     try:
         results = analyse_sheet(sheet, rules)
     except (AnalysisError, SolverError) as exc:

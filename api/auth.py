@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,10 +23,17 @@ from .db import Group, reading, writing
 from .errors import ApiError, ProblemCode
 
 TOKEN_PREFIX = "spg_"
+TOKEN_FORMAT = re.compile(r"^spg_[A-Za-z0-9_-]{43}$")  # what new_token makes: 256 random bits
 
 
 def new_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def is_group_token(token: str) -> bool:
+    """Whether ``token`` has the form of a token this service makes (a backup restored through
+    the API must carry one: a made-up ``x`` would open the group it creates)."""
+    return TOKEN_FORMAT.match(token) is not None
 
 
 def hash_token(token: str) -> str:

@@ -28,10 +28,11 @@ def scan_max_bytes() -> int:
 class ScanFailed(Exception):
     """The reader refused the photo: ``code`` is the reader's (lower case)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int = 422) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.status = status  # 422: the photo; 503: the OCR engine failed or timed out
 
     @property
     def api_code(self) -> str:
@@ -55,6 +56,9 @@ def scan(data: bytes, rules: Any, corners: list[tuple[float, float]] | None = No
     except ocr.ScanError as exc:
         raise ScanFailed(str(getattr(exc, "code", None) or "scan_failed"),
                          str(getattr(exc, "message", "") or exc)) from None
+    except ocr.OcrEngineError as exc:  # tesseract missing, failed or timed out: not the photo's
+        raise ScanFailed(str(getattr(exc, "code", None) or "ocr_failed"),
+                         f"the text reader failed: {exc}", status=503) from None
     return out
 
 
@@ -66,6 +70,9 @@ ADVICE = {
                  "with all four corners in the picture, or mark its four corners on the photo.",
     "too_blurred": "The photo is too blurred to read. Hold still, with good light.",
     "empty_pad": "The pad in the photo looks empty.",
+    "ocr_timeout": "Reading the photo took too long. Try again in a moment.",
+    "ocr_failed": "The reader could not finish this photo. Try again in a moment.",
+    "ocr_engine_missing": "The reader is not available right now. Try again later.",
 }
 CORNER_ADVICE = {
     "not_a_pad": "No pad could be made out inside those corners. Put each handle on a corner "

@@ -43,8 +43,11 @@ from .sheetspec import (
     MAX_TURNS,
     MAX_VALUE,
     MIN_VALUE,
+    NUL_TEXT,
     SCORES_READING_KEYS,
+    bad_text,
     player_key,
+    printable,
 )
 
 # the limits are defined in sheetspec; these names stay importable from here
@@ -83,6 +86,17 @@ class StrictFloat(fields.Float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+def encodable(value: str) -> None:
+    """A validator: no lone surrogate (``sheetspec.bad_text``; NUL is ``NO_NUL``'s, which the
+    documents show as a pattern)."""
+    why = bad_text(value.replace("\x00", ""))
+    if why:
+        raise ValidationError(why)
+
+
+NO_NUL = validate.Regexp(r"^[^\x00]*$", error=NUL_TEXT)
 
 
 def _value(**kw: Any) -> StrictInteger:
@@ -223,7 +237,7 @@ class PlayerSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_NAME))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_NAME), NO_NUL, encodable])
     games = fields.List(
         fields.Nested(GameSchema, allow_none=True),
         load_default=list,
@@ -262,7 +276,8 @@ class SheetSchema(Schema):
         unknown = RAISE
 
     format = fields.String(load_default=FORMAT, validate=validate.Equal(FORMAT))
-    title = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TITLE))
+    title = fields.String(allow_none=True, load_default=None,
+                          validate=[validate.Length(max=MAX_TITLE), NO_NUL, encodable])
     rules = RulesField(allow_none=True, load_default=None)
     players = fields.List(
         fields.Nested(PlayerSchema), required=True,
@@ -291,7 +306,7 @@ def _flatten(messages: Any, path: str = "$") -> list[tuple[str, str]]:
             elif isinstance(key, int):
                 out += _flatten(sub, f"{path}[{key}]")
             else:
-                out += _flatten(sub, f"{path}.{key}")
+                out += _flatten(sub, f"{path}.{printable(str(key))}")
         return out
     if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
         return [(path, m) for m in messages]

@@ -9,6 +9,8 @@ ranges are in ``rules`` (``RULE_FIELDS``).
 
 from __future__ import annotations
 
+import re
+
 from .boxes import ALL_BOXES, TotalField
 
 FORMAT = "scorepad/sheet@1"
@@ -49,3 +51,27 @@ def player_key(name: str) -> str:
     Two players of one sheet may not share a key (loading refuses it), and statistics
     merge a player's games across matches by it ("Ann  Lee" is "ann lee")."""
     return " ".join(name.split()).casefold()
+
+
+# Text no sheet may hold: NUL (PostgreSQL text refuses it) and lone UTF-16 surrogates (no
+# UTF-8 encoding exists: json.loads makes them from "\udfff"). Loading refuses them with the
+# path; the API refuses them in any request (api/textguard.py).
+_UNENCODABLE = re.compile("[\x00\ud800-\udfff]")
+NUL_TEXT = "must not contain NUL characters"
+SURROGATE_TEXT = "must not contain lone UTF-16 surrogates (text that cannot be encoded)"
+
+
+def printable(text: str) -> str:
+    """``text`` with each lone surrogate and NUL written as an escape (\\udfff, \\u0000): for
+    a JSON path that names a bad key, so that the error itself can be sent and printed."""
+    if _UNENCODABLE.search(text) is None:
+        return text
+    return _UNENCODABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def bad_text(text: str) -> str | None:
+    """What is wrong with ``text`` (NUL or a lone surrogate), or None when it may be stored."""
+    m = _UNENCODABLE.search(text)
+    if m is None:
+        return None
+    return NUL_TEXT if m.group() == "\x00" else SURROGATE_TEXT

@@ -44,6 +44,18 @@ from ..sheetspec import (
 
 PATH = Path(__file__).with_name("sheet.schema.json")
 RULE_NAMES = sorted({n for rs in REGISTRY.all() for n in (rs.name, *rs.aliases)})
+# Text no sheet holds (sheetspec.bad_text): NUL. (Lone surrogates cannot be written in
+# JSON Schema; the loader refuses them too.)
+NO_NUL = "^[^\u0000]*$"
+
+
+def _any_case(name: str) -> str:
+    # (the names are letters and hyphens: nothing to escape)
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in name)
+
+
+_SPACE = r"[\s\x1c-\x1f\x85]*"
+BUILTIN_NAME = f"^{_SPACE}(?:{'|'.join(_any_case(n) for n in RULE_NAMES)}){_SPACE}$"
 
 
 def rules_properties(base: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -52,9 +64,12 @@ def rules_properties(base: dict[str, Any] | None = None) -> dict[str, Any]:
         # not only white space as Python's str.strip() sees it (the rules' check): JSON
         # Schema's \s (ECMA-262) leaves out the separators \x1c-\x1f and \x85
         "name": {"type": "string", "minLength": 1, "maxLength": MAX_RULES_NAME,
-                 "pattern": r"[^\s\x1c-\x1f\x85]"},
+                 "pattern": r"[^\s\x1c-\x1f\x85]",
+                 # no NUL, and not a built-in rule set's name or alias (any case, spaced)
+                 "not": {"anyOf": [{"pattern": "\u0000"}, {"pattern": BUILTIN_NAME}]}},
         "base": base or {"type": "string"},
-        **{k: {"type": "string", "maxLength": MAX_RULES_TEXT} for k in RULE_TEXT_FIELDS},
+        **{k: {"type": "string", "maxLength": MAX_RULES_TEXT, "pattern": NO_NUL}
+           for k in RULE_TEXT_FIELDS},
         "joker": {"type": "string", "enum": [j.value for j in JokerRule]},
         **{k: {"type": "integer", "minimum": lo, "maximum": hi}
            for k, (lo, hi) in RULE_INT_RANGES.items()},
@@ -130,7 +145,7 @@ def sheet_schema() -> dict[str, Any]:
         "required": ["players"],
         "properties": {
             "format": {"const": FORMAT},
-            "title": {"type": ["string", "null"], "maxLength": MAX_TITLE},
+            "title": {"type": ["string", "null"], "maxLength": MAX_TITLE, "pattern": NO_NUL},
             "rules": {"oneOf": [
                 {"enum": RULE_NAMES, "description": "a rule-set name or alias (hasbro is the "
                                                     "default)"},
@@ -145,7 +160,8 @@ def sheet_schema() -> dict[str, Any]:
         },
         "$defs": {
             "player": _object({
-                "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+                         "pattern": NO_NUL},
                 "games": {"type": "array", "maxItems": MAX_GAMES,
                           "items": _nullable({"$ref": "#/$defs/game"}, null_first=False),
                           "description": "index 0 is GAME #1; null for an unused column"},

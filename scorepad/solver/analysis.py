@@ -388,6 +388,18 @@ def parse_card(data: Any) -> tuple[dict[Box, int], int]:
     return boxes, checks
 
 
+def _check_bonus_checks(boxes: Mapping[Box, int], checks: int) -> None:
+    """A bonus check needs 50 in the YAHTZEE box, and each one's Yahtzee filled another box."""
+    if not checks:
+        return
+    if boxes.get(Box.YAHTZEE) != 50:
+        raise AnalysisError("no game reaches this card: a Yahtzee bonus check needs 50 in the "
+                            "YAHTZEE box")
+    if checks > len(boxes) - 1:
+        raise AnalysisError(f"no game reaches this card: each Yahtzee bonus check fills a box, "
+                            f"and {len(boxes) - 1} besides YAHTZEE are filled")
+
+
 def advise(boxes: Mapping[Box, int], dice: Sequence[int] | str, roll: int,
            rules: RuleSet | str | dict[str, Any] | None = None, *, bonus_checks: int = 0,
            table: OptimalTable | None = None) -> Advice:
@@ -401,6 +413,7 @@ def advise(boxes: Mapping[Box, int], dice: Sequence[int] | str, roll: int,
         raise AnalysisError(str(exc)) from None
     if len(boxes) >= len(ALL_BOXES):
         raise AnalysisError("the card is full: no turn left to play")
+    _check_bonus_checks(boxes, bonus_checks)
     table = table or get_table(rs)
     state = _state(table, boxes, bonus_checks)
     try:

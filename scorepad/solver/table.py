@@ -15,13 +15,14 @@ numerical modules, so that a change to any of them builds a new table.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
-import re
 import threading
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -34,7 +35,7 @@ import numpy.typing as npt
 from .. import placement as _placement
 from .. import scoring as _scoring
 from ..boxes import ALL_BOXES, UPPER, Box
-from ..rules import RuleSet, get_rules
+from ..rules import REGISTRY, RuleSet, get_rules
 from . import _dice, _kernel
 from . import placement_tables as _ptables
 from ._dice import NKEEPS
@@ -273,14 +274,14 @@ class OptimalTable:
         """The cached table at ``path``, or None when missing, stale or unreadable."""
         key = table_key(rules)
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
                 if str(data["key"]) != key:
                     return None
                 placement = PlacementTables(natural=data["natural"], joker=data["joker"],
                                             yahtzee_bonus=int(data["yahtzee_bonus"]))
                 return cls(rules, key, data["values"], data["reachable"], placement)
-        except (OSError, KeyError, ValueError):
-            return None
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+            return None  # a truncated or foreign file is rebuilt, never an error
 
 
 def build_table(rules: RuleSet | str | dict[str, Any] | None = None,
@@ -320,8 +321,11 @@ _BUILD_LOCK = threading.Lock()
 
 
 def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache: bool = True,
-              directory: Path | None = None) -> OptimalTable:
-    """The table of a rule set: from memory, else the disk cache, else solved (and cached)."""
+              directory: Path | None = None,
+              progress: Callable[[int, int], None] | None = None) -> OptimalTable:
+    """The table of a rule set: from memory, else the disk cache, else solved (and cached).
+
+    ``progress(done, total)`` is called as a build goes (not when the table is loaded)."""
     rs = get_rules(rules)
     key = table_key(rs)
     with _MEMO_LOCK:
@@ -332,21 +336,25 @@ def get_table(rules: RuleSet | str | dict[str, Any] | None = None, *, use_cache:
         with _MEMO_LOCK:
             if use_cache and key in _MEMO:
                 return _MEMO[key]
-        return _load_or_build(rs, key, use_cache, directory)
+        return _load_or_build(rs, key, use_cache, directory, progress)
 
 
-def _load_or_build(rs: RuleSet, key: str, use_cache: bool, directory: Path | None
-                   ) -> OptimalTable:
+def _load_or_build(rs: RuleSet, key: str, use_cache: bool, directory: Path | None,
+                   progress: Callable[[int, int], None] | None = None) -> OptimalTable:
     path = cache_path(rs, directory)
     table = OptimalTable.load(rs, path) if use_cache else None
+    if table is not None:
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to be pruned
     if table is None:
-        table = build_table(rs)
+        table = build_table(rs, progress)
         if use_cache:
             try:
                 table.save(path)
-                for stale in path.parent.glob(f"table-{_safe(rs.name)}-*.npz"):
+                for stale in path.parent.glob(f"table-{_rules_hash(rs)}-*.npz"):
                     if stale != path:
-                        stale.unlink(missing_ok=True)  # an older version of this rule set
+                        stale.unlink(missing_ok=True)  # these rules under an older engine
+                prune_cache(path.parent)
             except OSError:
                 pass  # an unwritable cache only costs a rebuild next time
     table.warm_up()
@@ -366,11 +374,40 @@ def table_available(rules: RuleSet | str | dict[str, Any] | None = None) -> bool
     return cache_path(rs).exists()
 
 
+def _rules_hash(rules: RuleSet) -> str:
+    """The rule set's scoring content (never its name) as a short hash."""
+    text = json.dumps(rules_fingerprint(rules), sort_keys=True).encode()
+    return hashlib.sha256(text).hexdigest()[:16]
+
+
 def cache_path(rules: RuleSet | str | dict[str, Any] | None = None,
                directory: Path | None = None) -> Path:
+    """``table-RULES-KEY.npz``: RULES hashes the rule set's scoring fields, KEY those and the
+    engine's source. Two rule sets with the same content share a file whatever their names,
+    and no name can take another rule set's file."""
     rs = get_rules(rules)
-    return (directory or cache_dir()) / f"table-{_safe(rs.name)}-{table_key(rs)}.npz"
+    return (directory or cache_dir()) / f"table-{_rules_hash(rs)}-{table_key(rs)}.npz"
 
 
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.]+", "_", name)[:64]
+def max_cached_tables() -> int:
+    """Custom rule sets' tables kept on disk ($SCOREPAD_CACHE_MAX_TABLES, default 32; about
+    12 MB each); the built-in rule sets' tables are always kept."""
+    try:
+        return max(0, int(os.environ.get("SCOREPAD_CACHE_MAX_TABLES", "32")))
+    except ValueError:
+        return 32
+
+
+def prune_cache(directory: Path | None = None, keep: int | None = None) -> None:
+    """Delete the least recently used tables of custom rule sets beyond ``keep``."""
+    keep = max_cached_tables() if keep is None else keep
+    builtin = {_rules_hash(rs) for rs in REGISTRY.all()}
+    files = []
+    for p in (directory or cache_dir()).glob("table-*-*.npz"):
+        if p.name.split("-")[1] in builtin:
+            continue
+        with contextlib.suppress(OSError):
+            files.append((p.stat().st_mtime, p))
+    files.sort(reverse=True)
+    for _, p in files[keep:]:
+        p.unlink(missing_ok=True)
