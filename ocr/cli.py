@@ -8,18 +8,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scorepad.cli import ExitCode
+from scorepad.cli import ExitCode, add_command, error
 
 
 def register(subparsers: Any) -> None:
-    scan = subparsers.add_parser(
-        "scan", help="read a photo of a pad into a sheet (JSON)",
+    scan = add_command(
+        subparsers, "scan",
         description="Read a photographed pad (front score card or PLAYERS' SCORES back). "
-                    "Prints the sheet, or with --report every cell's reading and status.")
+                    "Prints the sheet, or with --report every cell's reading and status.",
+        epilog="""exit codes: 0 read (cells to check are counted on stderr), 2 not read
+
+examples:
+  scorepad scan photo.jpg > sheet.json && scorepad verify sheet.json
+  scorepad scan photo.jpg --report          every cell: value, confidence, candidates, crop
+  scorepad scan ann.jpg bob.jpg back.jpg -o sheet.json
+  scorepad scan held.jpg --corners "200,250 1050,160 1150,1250 350,1330\"""")
     scan.add_argument("photo", nargs="+",
                       help="the photo (JPEG/PNG/...), - for standard input; several photos of "
                            "one pad (score cards in player order, and the back) make one sheet")
-    scan.add_argument("--rules", help="rule set name (decides what each box can hold)")
+    scan.add_argument("--rules", help="rule set (decides what each box can hold): a name or "
+                      "alias, a JSON object or a JSON file (default hasbro)")
     scan.add_argument("--report", action="store_true",
                       help="print the full scan report (cells, candidates, statuses)")
     scan.add_argument("-o", "--output", help="write the sheet JSON here instead of stdout")
@@ -29,21 +37,25 @@ def register(subparsers: Any) -> None:
                            "finds it wrong; also X1,Y1,X2,Y2,...; one photo only")
     scan.set_defaults(func=_scan)
 
-    render = subparsers.add_parser(
-        "render", help="draw the blank pad for printing",
+    render = add_command(
+        subparsers, "render",
         description="The blank pad (PNG or PDF, by the output's extension). Photos of filled "
-                    "pads for tests and benchmarks: python -m padsynth (in the repository).")
+                    "pads for tests and benchmarks: python -m padsynth (in the repository).",
+        epilog="""examples:
+  scorepad render -o pad.pdf
+  scorepad render --side back -o back.png""")
     render.add_argument("-o", "--output", required=True, help="output file (.png or .pdf)")
-    render.add_argument("--side", choices=("front", "back"), default="front")
+    render.add_argument("--side", choices=("front", "back"), default="front",
+                        help="the score card (front, default) or PLAYERS' SCORES (back)")
     render.set_defaults(func=_render)
 
 
 def _fail(message: str) -> int:
-    print(f"scorepad: error: {message}", file=sys.stderr)
-    return ExitCode.BAD_INPUT
+    return error(message)
 
 
 def _scan(args: argparse.Namespace) -> int:
+    from scorepad.inputs import rules_arg
     from scorepad.rules import UnknownRuleSet
     from scorepad.schemas import dump_sheet
 
@@ -53,6 +65,7 @@ def _scan(args: argparse.Namespace) -> int:
     from .result import ScanError
     from .tesseract import OcrEngineError
 
+    rules = rules_arg(args.rules)  # InputError: one line, exit 2
     corners = None
     if args.corners is not None:
         if len(args.photo) > 1:
@@ -69,7 +82,7 @@ def _scan(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _fail(f"cannot read {photo}: {exc.strerror or exc}")
         try:
-            results.append(scan_image(data, rules=args.rules, corners=corners))
+            results.append(scan_image(data, rules=rules, corners=corners))
         except ScanError as exc:
             hint = ""
             if exc.code == "not_a_pad":
@@ -102,8 +115,8 @@ def _scan(args: argparse.Namespace) -> int:
         print(text)
     review = sum(len(r.needs_review) for r in results)
     if review:
-        print(f"scorepad: {review} cell(s) need review "
-              f"(run with --report to see them)", file=sys.stderr)
+        hint = "" if args.report else " (run with --report to see them)"
+        print(f"scorepad: {review} cell(s) need review{hint}", file=sys.stderr)
     return ExitCode.OK
 
 

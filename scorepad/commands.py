@@ -1,4 +1,5 @@
-"""The core sub-commands: verify, options, tally, rules."""
+"""The core sub-commands: verify, options, tally, rules (their input helpers, shared with
+the plugins, are in ``inputs``)."""
 
 from __future__ import annotations
 
@@ -6,94 +7,33 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from marshmallow import ValidationError
-
-from . import messages
-from .audit import Report, audit_sheet
-from .card import Game
-from .cli import ExitCode
-from .placement import legal_options
-from .rules import (
-    OPTION_NOTES,
-    REGISTRY,
-    RULE_FIELDS,
-    RuleSet,
-    RuleSetError,
-    UnknownRuleSet,
-    get_rules,
+from .cli import ExitCode, InputError, add_command
+from .inputs import (
+    FORMAT,
+    RULES_HELP,
+    add_card_arguments,
+    card_arg,
+    check_card,
+    load,
+    parse_json,
+    read_text,
+    rules_arg,
 )
-from .schemas import MAX_JSON_BYTES, GameSchema, SheetFormatError, _flatten, load_sheet
-from .scoring import DiceError, parse_dice
-from .tally import Tally, tally_sheet
+from .rules import OPTION_NOTES, REGISTRY, RULE_FIELDS, get_rules
 
+if TYPE_CHECKING:
+    from .audit import Report
+    from .games.common import GameReport
+    from .placement import Options
+    from .tally import Tally
 
-class InputError(Exception):
-    """Bad input: one line for the user, exit code 2."""
+# The audit, marshmallow (sheet loading) and the rest of the domain are imported inside the
+# commands that use them: ``scorepad rules`` and every --help start without them.
 
-
-def read_text(path: str) -> str:
-    """A file's (or stdin's, for ``-``) text, within the sheet size limit; InputError if not."""
-    try:
-        if path == "-":
-            text = sys.stdin.read(MAX_JSON_BYTES + 1)
-        else:
-            p = Path(path)
-            if p.stat().st_size > MAX_JSON_BYTES:
-                raise InputError(f"{path}: larger than {MAX_JSON_BYTES} bytes")
-            text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    if len(text) > MAX_JSON_BYTES:
-        raise InputError(f"{path}: larger than {MAX_JSON_BYTES} bytes")
-    return text
-
-
-def parse_json(text: str, where: str) -> Any:
-    """JSON text -> value; InputError naming ``where`` and the line and column if not."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: "
-                         f"{exc.msg})") from None
-    except RecursionError:
-        raise InputError(f"{where}: JSON nested too deeply") from None
-
-
-def _read_json(path: str) -> Any:
-    return parse_json(read_text(path), path)
-
-
-def _format_error(path: str, exc: SheetFormatError) -> str:
-    lines = [f"{path}: not a valid sheet:"]
-    lines += [f"  {where}: {msg}" for where, msg in exc.errors]
-    return "\n".join(lines)
-
-
-def _rules_arg(value: str | None) -> RuleSet | None:
-    """--rules takes a rule-set name or a JSON file with a custom rule set."""
-    if value is None:
-        return None
-    if value in REGISTRY:
-        return get_rules(value)
-    if value.endswith(".json") or Path(value).is_file():
-        data = _read_json(value)
-        try:
-            return get_rules(data)
-        except (RuleSetError, UnknownRuleSet, AttributeError) as exc:
-            raise InputError(f"{value}: {exc}") from None
-    raise InputError(str(UnknownRuleSet(value)))
-
-
-def _load(path: str) -> Any:
-    data = _read_json(path)
-    try:
-        return load_sheet(data)
-    except SheetFormatError as exc:
-        raise InputError(_format_error(path, exc)) from None
+__all__ = ["InputError", "card_arg", "check_card", "load", "parse_json", "read_text",
+           "rules_arg"]
 
 
 # ----------------------------------------------------------------------------- verify
@@ -146,20 +86,29 @@ def _standings_line(t: Tally) -> str:
     return "standings (total of all games): " + ", ".join(parts)
 
 
-def _expand(paths: list[str]) -> list[str]:
-    """Directories stand for the sheets in them (not the *.expect.json / *.truth.json files)."""
-    out: list[str] = []
+SIDECARS = (".expect.json", ".meta.json")  # beside sheets in sample_pads/: not sheets
+
+
+def _expand(paths: list[str]) -> list[tuple[str, InputError | None]]:
+    """Each input with the error that stops it before loading (None: load it). A directory
+    stands for the ``*.json`` sheets in it (``NAME.truth.json`` too, not the ``*.expect.json``
+    and ``*.meta.json`` files beside them); an empty one is an input that fails."""
+    out: list[tuple[str, InputError | None]] = []
     for path in paths:
         p = Path(path)
-        if p.is_dir():
-            out += sorted(str(f) for f in p.glob("*.json")
-                          if not f.name.endswith((".expect.json", ".truth.json")))
+        if path != "-" and p.is_dir():
+            found = sorted(str(f) for f in p.glob("*.json")
+                           if not f.name.endswith(SIDECARS) and not f.is_dir())
+            out += [(f, None) for f in found]
+            if not found:
+                out.append((path, InputError(f"{path}: no sheets (*.json) in this directory",
+                                             "no_sheets")))
         else:
-            out.append(path)
+            out.append((path, None))
     return out
 
 
-def _summary_line(report: Report, path: str) -> str:
+def _summary_line(report: Report | GameReport, path: str) -> str:
     c = report.counts()
     codes = sorted({f.code.value for f in report.findings if f.severity.value != "notice"})
     verdict = {"correct": "clean", "unsure": f"{c['doubt']} doubt(s)",
@@ -171,79 +120,97 @@ def _summary_line(report: Report, path: str) -> str:
 _EXIT_RANK = (ExitCode.OK, ExitCode.DOUBTS, ExitCode.FINDINGS, ExitCode.BAD_INPUT)
 _VERDICT_EXIT = {"correct": ExitCode.OK, "unsure": ExitCode.DOUBTS, "errors": ExitCode.FINDINGS}
 
-VERIFY_EXIT_CODES = """exit codes:
+VERIFY_EPILOG = """A directory stands for the sheets in it (*.json, not the *.expect.json and
+*.meta.json files beside them); - reads a sheet from standard input.
+
+--format json prints one JSON array, always, with an entry per sheet in order:
+the report ({"source": ..., "rule_set", "ok", "verdict", "counts", "findings",
+"games", "tally"}) or, for a sheet that cannot be read, {"source": ..., "error":
+{"code", "message", "errors"}}. JSON Schema: scorepad/jsonschema/verify.schema.json.
+
+exit codes (the worst sheet decides: 2, then 1, then 3):
   0  every sheet is correct
   1  a sheet has errors
   2  a sheet cannot be read (not JSON, not a sheet, no such file, unknown rule set)
   3  no errors, but doubts: a scanned sheet has errors that a misread cell explains
-     (DOUBT lines name the cells and their crop boxes: check them on the photo)"""
+     (DOUBT lines name the cells and their crop boxes: check them on the photo)
+
+examples:
+  scorepad verify sample_pads/upper_bonus_missing.json
+  scorepad verify --summary sample_pads/
+  scorepad verify --rules classic --format json sheet.json
+  scorepad verify --rules '{"base": "hasbro", "yahtzee_bonus": 0}' sheet.json
+  scorepad scan photo.jpg | scorepad verify -"""
+
+
+def _error_entry(path: str, exc: InputError) -> dict[str, Any]:
+    return {"source": path, "error": {
+        "code": exc.code, "message": str(exc).splitlines()[0],
+        "errors": [{"path": w, "message": m} for w, m in exc.errors]}}
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    rules = _rules_arg(args.rules)
-    results = []
+    from .gamecli import RulesOption, render_game_report, verify_path
+    from .games.common import GameReport
+
+    rules = RulesOption(args.rules)  # a Yahtzee, SCRABBLE or SORRY! rule set
+    entries: list[dict[str, Any]] = []
     worst = ExitCode.OK  # the worst sheet: bad input, then errors, then doubts
-    paths = _expand(args.sheets)
-    if not paths:
-        raise InputError("no sheets found")
-    for path in paths:
+    for path, failed in _expand(args.sheets):
         try:
-            sheet = _load(path)
-            report = audit_sheet(sheet, rules)
+            if failed is not None:
+                raise failed
+            report = verify_path(path, rules)  # dispatched on the sheet's game
         except InputError as exc:
             print(f"scorepad: {exc}", file=sys.stderr)
             worst = ExitCode.BAD_INPUT
+            entries.append(_error_entry(path, exc))
             continue
         code = _VERDICT_EXIT[report.verdict]
         worst = max(worst, code, key=_EXIT_RANK.index)
         if args.format == "json":
-            results.append({"source": path, **report.to_dict()})
+            entries.append({"source": path, **report.to_dict()})
         elif args.summary:
             print(_summary_line(report, path))
         else:
-            print(render_report(report, path))
+            print(render_game_report(report, path) if isinstance(report, GameReport)
+                  else render_report(report, path))
     if args.format == "json":
-        doc: Any = results[0] if len(results) == 1 and len(paths) == 1 else results
-        print(json.dumps(doc, indent=2))
+        print(json.dumps(entries, indent=2))
     return worst
 
 
 # ----------------------------------------------------------------------------- options
 
-def _load_card(path: str, player: int, game: int) -> Game:
-    data = _read_json(path)
-    if isinstance(data, dict) and "players" in data:
-        sheet = _load(path)
-        try:
-            g = sheet.players[player - 1].games[game - 1]
-        except IndexError:
-            raise InputError(f"{path}: no player {player} game {game} on this sheet") from None
-        return g or Game()
-    try:
-        card: Game = GameSchema().load(data)
-    except ValidationError as exc:
-        lines = [f"{path}: not a valid card:"]
-        lines += [f"  {w}: {m}" for w, m in _flatten(exc.messages)]
-        raise InputError("\n".join(lines)) from None
-    return card
+def options_dict(opts: Options) -> dict[str, Any]:
+    """The JSON of ``options`` (the API's ``POST /api/v1/options`` answer, key for key)."""
+    return {
+        "rule_set": opts.rules.name,
+        "dice": list(opts.dice),
+        "joker": opts.joker,
+        "bonus": opts.bonus,
+        "options": [o.to_dict() for o in opts.options],
+        "legal": [{"box": b.value, "value": v} for b, v in opts.legal()],
+    }
 
 
 def cmd_options(args: argparse.Namespace) -> int:
-    rules = _rules_arg(args.rules) or get_rules(None)
+    from . import messages
+    from .card import Game
+    from .placement import legal_options
+    from .scoring import DiceError, parse_dice
+
+    rules = rules_arg(args.rules) or get_rules(None)
     try:
         dice = parse_dice(args.dice)
     except DiceError as exc:
         raise InputError(f"--dice: {exc}") from None
-    card = _load_card(args.card, args.player, args.game) if args.card else Game()
+    card = card_arg(args.card, args.player, args.game) if args.card else Game()
+    if args.card and (code := check_card(card, rules, args.card)):
+        return code
     opts = legal_options(rules, card.boxes, dice)
     if args.format == "json":
-        print(json.dumps({
-            "rule_set": rules.name,
-            "dice": list(opts.dice),
-            "joker": opts.joker,
-            "yahtzee_bonus": opts.bonus,
-            "options": [o.to_dict() for o in opts.options],
-        }, indent=2))
+        print(json.dumps(options_dict(opts), indent=2))
         return ExitCode.OK
     head = f"dice {' '.join(map(str, opts.dice))} under {rules.name} ({rules.title})"
     if opts.bonus:
@@ -288,19 +255,31 @@ def render_tally(t: Tally) -> str:
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
-    sheet = _load(args.sheet)
-    t = tally_sheet(sheet, _rules_arg(args.rules))
+    from .audit import audit_sheet
+    from .card import Sheet
+    from .gamecli import RulesOption, load_any, tally_game
+    from .tally import tally_sheet
+
+    game, any_sheet = load_any(args.sheet)
+    if not isinstance(any_sheet, Sheet):  # a SCRABBLE or SORRY! sheet
+        return tally_game(args.sheet, any_sheet, RulesOption(args.rules), args.format, game)
+    sheet = any_sheet
+    rules = rules_arg(args.rules)
+    report = audit_sheet(sheet, rules)
+    t = report.tally or tally_sheet(sheet, rules)
     if args.format == "json":
-        print(json.dumps(t.to_dict(), indent=2))
+        print(json.dumps({"verdict": report.verdict, **t.to_dict()}, indent=2))
     else:
         print(render_tally(t))
-    return ExitCode.OK
+    if report.verdict != "correct":
+        c = report.counts()
+        print(f"scorepad: {args.sheet}: the sheet has {c['error']} error(s) and {c['doubt']} "
+              "doubt(s); the totals above are the boxes' sums, not what was written (scorepad "
+              "verify shows where)", file=sys.stderr)
+    return _VERDICT_EXIT[report.verdict]
 
 
 # ----------------------------------------------------------------------------- rules
-
-
-
 
 def cmd_rules(args: argparse.Namespace) -> int:
     sets = REGISTRY.all()
@@ -332,43 +311,44 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- wiring
 
-def _guard(func: Any) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(func(args))
-        except InputError as exc:
-            print(f"scorepad: {exc}", file=sys.stderr)
-            return ExitCode.BAD_INPUT
-    return run
-
-
 def register(sub: Any) -> None:
-    fmt = {"choices": ("text", "json"), "default": "text", "help": "output format"}
-    p = sub.add_parser("verify", help="audit score sheets (exit 0 correct, 1 errors, 2 bad input, "
-                       "3 doubts)", description="Audit score sheets: every finding, with the "
-                       "rule set and book lines behind it.", epilog=VERIFY_EXIT_CODES,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("sheets", nargs="+", metavar="SHEET", help="sheet JSON file(s), - for stdin")
-    p.add_argument("--rules", help="rule set name or custom rule-set JSON file (overrides the sheet)")
-    p.add_argument("--format", **fmt)
-    p.add_argument("--summary", action="store_true", help="one line per sheet")
-    p.set_defaults(func=_guard(cmd_verify))
+    p = add_command(sub, "verify", description="Audit score sheets: every finding, with the "
+                    "rule set and book lines behind it.", epilog=VERIFY_EPILOG)
+    p.add_argument("sheets", nargs="+", metavar="SHEET",
+                   help="sheet JSON file, a directory of sheets, or - for standard input")
+    p.add_argument("--rules", help=RULES_HELP + " (overrides each sheet's rules)")
+    p.add_argument("--format", **FORMAT)
+    p.add_argument("--summary", action="store_true", help="one line per sheet (text format)")
+    p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("options", help="where may these dice go on this card?")
-    p.add_argument("--dice", required=True, help="five dice, e.g. 66666")
-    p.add_argument("--card", help="card JSON (a game object or a sheet); default empty card")
-    p.add_argument("--player", type=int, default=1, help="player number on a sheet (default 1)")
-    p.add_argument("--game", type=int, default=1, help="game number on a sheet (default 1)")
-    p.add_argument("--rules", help="rule set name or custom rule-set JSON file")
-    p.add_argument("--format", **fmt)
-    p.set_defaults(func=_guard(cmd_options))
+    p = add_command(sub, "options", epilog="""exit codes: 0 answered, 1 the card has errors
+(no legal game gives it), 2 bad input
 
-    p = sub.add_parser("tally", help="totals, PLAYERS' SCORES, winners and standings")
-    p.add_argument("sheet", metavar="SHEET")
-    p.add_argument("--rules", help="rule set name or custom rule-set JSON file")
-    p.add_argument("--format", **fmt)
-    p.set_defaults(func=_guard(cmd_tally))
+examples:
+  scorepad options --dice 66666
+  scorepad options --rules classic --dice 66666 --card '{"sixes": 18, "yahtzee": 50}'
+  scorepad options --dice 12345 --card sheet.json --player 2 --game 3 --format json""")
+    p.add_argument("--dice", required=True, help="the five dice, e.g. 66666")
+    add_card_arguments(p)
+    p.add_argument("--rules", help=RULES_HELP + " (default hasbro)")
+    p.add_argument("--format", **FORMAT)
+    p.set_defaults(func=cmd_options)
 
-    p = sub.add_parser("rules", help="the rule sets and how they differ")
-    p.add_argument("--format", **fmt)
-    p.set_defaults(func=_guard(cmd_rules))
+    p = add_command(sub, "tally", epilog="""The totals are the boxes' sums under the rules;
+a sheet with errors is still tallied, with a line on stderr and its exit code.
+
+exit codes: 0 the sheet is correct, 1 it has errors, 2 bad input, 3 doubts
+
+examples:
+  scorepad tally sample_pads/hasbro_two_players_six_games.json
+  scorepad tally --format json sheet.json""")
+    p.add_argument("sheet", metavar="SHEET", help="sheet JSON file, or - for standard input")
+    p.add_argument("--rules", help=RULES_HELP + " (overrides the sheet's rules)")
+    p.add_argument("--format", **FORMAT)
+    p.set_defaults(func=cmd_tally)
+
+    p = add_command(sub, "rules", epilog="""examples:
+  scorepad rules
+  scorepad rules --format json""")
+    p.add_argument("--format", **FORMAT)
+    p.set_defaults(func=cmd_rules)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from .sheetspec import bad_text
+
 
 class JokerRule(str, Enum):
     """What a Yahtzee rolled while the YAHTZEE box is already filled may do."""
@@ -289,6 +291,9 @@ def get_rules(spec: str | RuleSet | Mapping[str, Any] | None = None) -> RuleSet:
         return spec
     if isinstance(spec, str):
         return REGISTRY.get(spec)
+    if not isinstance(spec, Mapping):  # e.g. a JSON file holding [1, 2], 5 or true
+        raise RuleSetError("a rule set is a name or an object of rule-set fields, "
+                           f"not {type(spec).__name__}")
     return custom_rules(spec)
 
 
@@ -297,7 +302,7 @@ def custom_rules(data: Mapping[str, Any]) -> RuleSet:
 
     Fields not given are taken from ``base`` (default hasbro). Unknown fields are an error.
     """
-    unknown = sorted(set(data) - set(CUSTOM_KEYS))
+    unknown = sorted(str(k) for k in set(data) - set(CUSTOM_KEYS))
     if unknown:
         raise RuleSetError(f"unknown rule-set field(s): {', '.join(unknown)}")
     base_name = data.get("base", DEFAULT_RULES)
@@ -308,12 +313,19 @@ def custom_rules(data: Mapping[str, Any]) -> RuleSet:
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_RULES_NAME:
         raise RuleSetError("'name' must be a non-empty string of at most "
                            f"{MAX_RULES_NAME} characters")
+    if bad_text(name):
+        raise RuleSetError(f"'name' {bad_text(name)}")
+    if name in REGISTRY:
+        raise RuleSetError(f"'name' {name.strip()!r} is a built-in rule set's name or alias: "
+                           "give house rules a name of their own")
     changes: dict[str, Any] = {"name": name.strip(), "aliases": ()}
     for key in RULE_TEXT_FIELDS:
         if key in data:
             if not isinstance(data[key], str) or len(data[key]) > MAX_RULES_TEXT:
                 raise RuleSetError(f"'{key}' must be a string of at most {MAX_RULES_TEXT} "
                                    "characters")
+            if bad_text(data[key]):
+                raise RuleSetError(f"'{key}' {bad_text(data[key])}")
             changes[key] = data[key]
     changes.setdefault("title", f"House rules based on {base.name}")
     if "joker" in data:
