@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, stream_with_context
 from flask.views import MethodView
 from marshmallow import missing
 from sqlalchemy.exc import IntegrityError
@@ -19,9 +19,9 @@ from sqlalchemy.exc import IntegrityError
 from scorepad import stats
 from scorepad.card import Sheet
 from scorepad.rules import get_rules
-from scorepad.schemas import SheetFormatError, dump_sheet
+from scorepad.schemas import dump_sheet
 
-from . import auth, domain, export, storage
+from . import auth, domain, export, statsread, storage
 from .blueprint import Blueprint
 from .db import Group, Match, MatchVersion, writing
 from .errors import ApiError, ProblemCode
@@ -31,16 +31,21 @@ from .schemas import (
     GroupCreatedSchema,
     GroupCreateSchema,
     GroupSchema,
-    HeadToHeadQuerySchema,
-    HeadToHeadSchema,
     HistorySchema,
-    LeaderboardQuerySchema,
-    LeaderboardSchema,
     MatchCorrectionSchema,
     MatchInSchema,
     MatchListQuerySchema,
     MatchListSchema,
     MatchSchema,
+)
+from .shape import json_text
+from .statschemas import (
+    HeadToHeadQuerySchema,
+    HeadToHeadSchema,
+    LeaderboardQuerySchema,
+    LeaderboardSchema,
+    PlayerStatsSchema,
+    StatsQuerySchema,
     StatsSchema,
 )
 
@@ -162,14 +167,11 @@ class Matches(MethodView):
     @blp.doc(security=SECURITY)
     def get(self, query: dict[str, Any], group_id: str) -> dict[str, Any]:
         """The group's matches, newest first (optionally those a player took part in)."""
-        with auth.opened_group(group_id) as (s, g):
-            rows = storage.current_matches(s, g.id)
-        want = stats.player_key(query["player"]) if query.get("player") else None
-        items = [(m, v) for m, v in rows
-                 if not want or want in {stats.player_key(p) for p in v.players}]
         lim, off = query["limit"], query["offset"]
-        return {"total": len(items), "limit": lim, "offset": off,
-                "matches": [MatchSummaryOut(v, m) for m, v in items[off:off + lim]]}
+        with auth.opened_group(group_id) as (s, g):
+            total, rows = statsread.match_page(s, g.id, lim, off, query.get("player"))
+            return {"total": total, "limit": lim, "offset": off,
+                    "matches": [MatchSummaryOut(v, m) for m, v in rows]}
 
 
 @dataclasses.dataclass
@@ -232,36 +234,30 @@ def match_history(group_id: str, match_id: str) -> Match:
 
 # ---- statistics -----------------------------------------------------------------------------
 
-def _games(group_id: str) -> tuple[Group, list[stats.GameRecord]]:
-    with auth.opened_group(group_id) as (s, g):
-        stored = storage.stored_matches(s, g.id)
-    try:
-        return g, stats.all_games(stored)
-    except SheetFormatError:  # pragma: no cover - stored sheets were validated
-        raise ApiError(500, ProblemCode.INTERNAL_ERROR, "a stored sheet no longer loads") from None
-
-
 @blp.route("/groups/<string:group_id>/stats", methods=["GET"])
+@blp.arguments(StatsQuerySchema, location="query")
 @blp.response(200, StatsSchema)
 @blp.doc(security=SECURITY)
-def group_stats(group_id: str) -> dict[str, Any]:
-    """Statistics of the whole group and of each player, from the stored games."""
-    g, games = _games(group_id)
-    return {"group": g.id, **stats.group_summary(games)}
+def group_stats(query: dict[str, Any], group_id: str) -> dict[str, Any]:
+    """Statistics of the whole group and of each player (a page of the players, by name),
+    from the stored games."""
+    lim, off = query["limit"], query["offset"]
+    with auth.opened_group(group_id) as (s, g):
+        summary = statsread.group_summary(s, g.id, lim, off)
+    return {"group": g.id, **summary, "limit": lim, "offset": off}
 
 
 @blp.route("/groups/<string:group_id>/players/<string:name>/stats", methods=["GET"])
-@blp.response(200, StatsSchema)
+@blp.response(200, PlayerStatsSchema)
 @blp.doc(security=SECURITY)
 def player_stats(group_id: str, name: str) -> dict[str, Any]:
     """One player's statistics (names match case-insensitively)."""
-    g, games = _games(group_id)
-    players = stats.per_player(games)
-    ps = players.get(stats.player_key(name))
-    if ps is None:
-        raise ApiError(404, ProblemCode.UNKNOWN_PLAYER, "no finished game of this player in the group")
-    d = ps.to_dict()
-    d["head_to_head"] = stats.head_to_head(games, a=name)
+    with auth.opened_group(group_id) as (s, g):
+        d = statsread.player(s, g.id, name)
+        if d is None:
+            raise ApiError(404, ProblemCode.UNKNOWN_PLAYER,
+                           "no finished game of this player in the group")
+        d["head_to_head"] = statsread.head_to_head(s, g.id, a=name)
     return d
 
 
@@ -271,9 +267,11 @@ def player_stats(group_id: str, name: str) -> dict[str, Any]:
 @blp.doc(security=SECURITY)
 def leaderboard(query: dict[str, Any], group_id: str) -> dict[str, Any]:
     """Players ranked by wins (or another figure); equal values share a rank."""
-    _, games = _games(group_id)
-    return {"by": query["by"],
-            "rows": stats.leaderboard(games, query["by"], query["min_games"])}
+    with auth.opened_group(group_id) as (s, g):
+        rows = statsread.leaderboard(s, g.id, query["by"], query["min_games"])
+    lim, off = query["limit"], query["offset"]
+    return {"by": query["by"], "total": len(rows), "limit": lim, "offset": off,
+            "rows": rows[off:off + lim]}
 
 
 @blp.route("/groups/<string:group_id>/head-to-head", methods=["GET"])
@@ -282,8 +280,10 @@ def leaderboard(query: dict[str, Any], group_id: str) -> dict[str, Any]:
 @blp.doc(security=SECURITY)
 def head_to_head(query: dict[str, Any], group_id: str) -> dict[str, Any]:
     """Pairwise records of players in the games they played together."""
-    _, games = _games(group_id)
-    return {"records": stats.head_to_head(games, query.get("a"), query.get("b"))}
+    with auth.opened_group(group_id) as (s, g):
+        recs = statsread.head_to_head(s, g.id, query.get("a"), query.get("b"))
+    lim, off = query["limit"], query["offset"]
+    return {"total": len(recs), "limit": lim, "offset": off, "records": recs[off:off + lim]}
 
 
 # ---- export, backup, import ---------------------------------------------------------------
@@ -293,23 +293,22 @@ def head_to_head(query: dict[str, Any], group_id: str) -> dict[str, Any]:
               content_type="text/csv")
 @blp.doc(security=SECURITY)
 def export_csv(group_id: str) -> Response:
-    """The group's games as CSV: one row per game per player."""
-    _, games = _games(group_id)
-    return Response(export.csv_text(games), mimetype="text/csv",
+    """The group's games as CSV: one row per game per player (streamed)."""
+    with auth.opened_group(group_id) as (_, g):
+        gid = g.id
+    return Response(stream_with_context(export.csv_stream(gid)), mimetype="text/csv",
                     headers={"Content-Disposition":
                              f'attachment; filename="scorepad-{group_id}.csv"'})
 
 
 @blp.route("/groups/<string:group_id>/backup", methods=["GET"])
-@blp.response(200, BackupSchema)
+@blp.response(200, BackupSchema, write=json_text)
 @blp.doc(security=SECURITY)
-def backup(group_id: str) -> Any:
+def backup(group_id: str) -> tuple[storage.Backup, dict[str, str]]:
     """Everything about the group, as JSON that POST /api/v1/backups restores."""
     with auth.opened_group(group_id) as (s, g):
-        data = storage.backup_of(s, g)
-    return current_app.response_class(
-        current_app.json.dumps(data), mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="scorepad-{group_id}.json"'})
+        return storage.backup(s, g), {
+            "Content-Disposition": f'attachment; filename="scorepad-{group_id}.json"'}
 
 
 @blp.route("/backups", methods=["POST"])
@@ -318,13 +317,21 @@ def backup(group_id: str) -> Any:
 @blp.response(201, GroupSchema)
 @blp.doc(security=SECURITY)
 def import_group(body: dict[str, Any]) -> GroupOut:
-    """Restore a group from its backup; the token must be the group's own token."""
+    """Restore a group from its backup; the token must be the group's own token.
+
+    The restored group and its matches get new ids (the answer's ``id``; the token stays):
+    whether ids exist in the database is never told. Restoring a backup whose token is in use
+    is 409. ``scorepad db import`` keeps the backup's ids."""
     token = auth.bearer_token()
+    if not auth.is_group_token(token):
+        raise ApiError(401, ProblemCode.TOKEN_INVALID, "this is not a group token",
+                       headers={"WWW-Authenticate": 'Bearer realm="scorepad", '
+                                'error="invalid_token"'})
     if auth.hash_token(token) != body["group"]["token_hash"]:
         raise ApiError(403, ProblemCode.TOKEN_MISMATCH, "the token is not this backup's group token")
     try:
         with writing() as s:
-            g = storage.restore(s, body)
+            g = storage.restore(s, body, new_ids=True)
             return GroupOut(g, len(body["matches"]))
     except IntegrityError:
         raise ApiError(409, ProblemCode.CONFLICT, "the backup collides with stored data") from None

@@ -12,7 +12,6 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import RAISE, fields, validate
 
-from scorepad.audit import Report
 from scorepad.boxes import ALL_BOXES
 
 # RULE_NAMES: every name and alias of the registry, as the OpenAPI enum of a rule-set parameter
@@ -22,6 +21,13 @@ from scorepad.rules import MAX_RULES_NAME as MAX_RULES_NAME
 from scorepad.rules import UnknownRuleSet, get_rules
 from scorepad.schemas import RulesField, SheetSchema, StrictInteger
 from scorepad.sheetspec import MAX_NAME, MAX_PLAYERS, MAX_VALUE
+
+# The report, tally and rule-set output schemas (api.reports), as the views name them here
+from .reports import FindingSchema as FindingSchema
+from .reports import MatchAuditSchema as MatchAuditSchema
+from .reports import ReportSchema as ReportSchema
+from .reports import RuleSetSchema as RuleSetSchema
+from .reports import TallySchema as TallySchema
 
 MAX_GROUP_NAME = 100
 MAX_PLACE = 200
@@ -69,6 +75,15 @@ class UtcDateTime(fields.DateTime):
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         if isinstance(value, dt.datetime) and value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)
+        return super()._serialize(value, attr, obj, **kwargs)
+
+
+class UtcSeconds(UtcDateTime):
+    """A backup's date-time: read as any RFC 3339 date-time, written in whole seconds."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if isinstance(value, dt.datetime):
+            value = value.replace(microsecond=0)
         return super()._serialize(value, attr, obj, **kwargs)
 
 
@@ -161,58 +176,6 @@ class OptionsResponseSchema(ma.Schema):
     legal = fields.List(fields.Nested(LegalSchema))
 
 
-# ---- reports (documented loosely: their content belongs to scorepad.audit) ------------------
-
-SEVERITIES = ["error", "warning", "notice", "doubt"]
-VERDICTS = ["correct", "unsure", "errors"]
-
-
-class FindingSchema(PassThrough):
-    code = fields.String(metadata={"description": "stable finding code (scorepad/findings.py)"})
-    severity = fields.String(metadata={
-        "enum": SEVERITIES,
-        "description": "doubt: an error on a scanned sheet that a misread cell explains; "
-                       "details.doubt names the cells (with crop boxes) to check on the photo "
-                       "and the readings that would make the card right"})
-    player = fields.Integer(allow_none=True)
-    player_name = fields.String(allow_none=True)
-    game = fields.Integer(allow_none=True)
-    field = fields.String(allow_none=True)
-    written = fields.Raw(allow_none=True)
-    expected = fields.Raw(allow_none=True)
-    message = fields.String()
-    rule_set = fields.String()
-    rules = fields.List(fields.String())
-    details = fields.Dict(metadata={
-        "description": "code-specific facts; for a doubt, doubt: {reason, cells: [{field, game, "
-                       "read, status, confidence, box, photo}], would_be_right_if: "
-                       "[{field, game, value}]}"})
-
-
-class ReportSchema(PassThrough):
-    """An audit report: a ``scorepad.audit.Report`` (dumped as its ``to_dict``) or that dict."""
-
-    rule_set = fields.Raw()
-    ok = fields.Boolean(required=True, metadata={"description": "no finding is an error"})
-    verdict = fields.String(metadata={
-        "enum": VERDICTS,
-        "description": "correct: no error and no doubt; unsure: doubts (check the cells named on "
-                       "the photo) but no error; errors: at least one error"})
-    counts = fields.Dict(metadata={"description": "findings per severity"})
-    findings = fields.List(fields.Nested(FindingSchema))
-    games = fields.Raw()
-    tally = fields.Raw()
-
-    @ma.pre_dump
-    def _from_report(self, report: Any, **_: Any) -> Any:
-        return report.to_dict() if isinstance(report, Report) else report
-
-
-class TallySchema(PassThrough):
-    rule_set = fields.Raw()
-    games = fields.List(fields.Dict())
-
-
 class ScanResultSchema(PassThrough):
     sheet = fields.Dict()
     corners = fields.List(fields.List(fields.Integer()), allow_none=True, metadata={
@@ -220,14 +183,6 @@ class ScanResultSchema(PassThrough):
                        "photo's pixels (top-left, top-right, bottom-right, bottom-left as seen "
                        "in the photo); send them back as ?corners= after adjusting them"})
     corners_given = fields.Boolean(metadata={"description": "the corners were given (?corners=)"})
-
-
-class RuleSetSchema(PassThrough):
-    name = fields.String()
-    title = fields.String()
-    summary = fields.String()
-    aliases = fields.List(fields.String())
-    joker = fields.String()
 
 
 class RulesListSchema(ma.Schema):
@@ -279,22 +234,6 @@ class MatchVersionSchema(ma.Schema):
     sheet = fields.Dict()
 
 
-class MatchAuditSchema(ma.Schema):
-    """The audit of the sheet just stored (a ``scorepad.audit.Report``, or its dict)."""
-
-    ok = fields.Boolean(metadata={"description": "no finding is an error"})
-    verdict = fields.String(metadata={"enum": VERDICTS})
-    counts = fields.Dict(metadata={"description": "findings per severity"})
-    findings = fields.List(fields.Nested(FindingSchema))
-
-    @ma.pre_dump
-    def _from_report(self, report: Any, **_: Any) -> Any:
-        if isinstance(report, Report):
-            return {"ok": report.ok, "verdict": report.verdict, "counts": report.counts(),
-                    "findings": [f.to_dict() for f in report.findings]}
-        return report
-
-
 class MatchSchema(MatchVersionSchema):
     """A match as it stands: its current version's fields (``MatchOut`` in api.groups), the
     match's own, a summary of its games and, in answer to a write, the audit."""
@@ -339,49 +278,7 @@ class HistorySchema(ma.Schema):
 
 # ---- statistics ------------------------------------------------------------------------------
 
-class StatsSchema(PassThrough):
-    games = fields.Integer()
-
-
-class LeaderboardQuerySchema(StrictSchema):
-    by = fields.String(load_default="wins", validate=validate.OneOf(
-        ["wins", "win_rate", "average", "median", "best", "games", "upper_bonus_rate",
-         "yahtzees_per_game"]))
-    min_games = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
-
-
-class LeaderboardRowSchema(ma.Schema):
-    rank = fields.Integer()
-    player = fields.String()
-    value = fields.Float()
-    games = fields.Integer()
-    wins = fields.Integer()
-    average = fields.Float(allow_none=True)
-    best = fields.Integer(allow_none=True)
-
-
-class LeaderboardSchema(ma.Schema):
-    by = fields.String()
-    rows = fields.List(fields.Nested(LeaderboardRowSchema))
-
-
-class HeadToHeadQuerySchema(StrictSchema):
-    a = fields.String(validate=validate.Length(min=1, max=MAX_NAME))
-    b = fields.String(validate=validate.Length(min=1, max=MAX_NAME))
-
-
-class HeadToHeadRowSchema(ma.Schema):
-    player_a = fields.String()
-    player_b = fields.String()
-    games = fields.Integer()
-    wins_a = fields.Integer()
-    wins_b = fields.Integer()
-    ties = fields.Integer()
-    average_margin = fields.Float()
-
-
-class HeadToHeadSchema(ma.Schema):
-    records = fields.List(fields.Nested(HeadToHeadRowSchema))
+# (their schemas are in api.statschemas)
 
 
 # ---- backup ----------------------------------------------------------------------------------
@@ -399,15 +296,15 @@ class BackupVersionSchema(StrictSchema):
     players = fields.List(fields.String(validate=validate.Length(max=MAX_NAME)), required=True,
                           validate=validate.Length(max=MAX_PLAYERS))
     audit_ok = fields.Boolean(allow_none=True, load_default=None)
-    created_at = fields.DateTime(required=True)
+    created_at = UtcSeconds(required=True)
     sheet = fields.Dict(required=True)
 
 
 class BackupMatchSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
     current_version = fields.Integer(required=True, strict=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
+    created_at = UtcSeconds(required=True)
+    updated_at = UtcSeconds(required=True)
     versions = fields.List(fields.Nested(BackupVersionSchema), required=True,
                            validate=validate.Length(min=1, max=1000))
 
@@ -416,12 +313,12 @@ class BackupGroupSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
     name = fields.String(required=True, validate=_text(MAX_GROUP_NAME, 1))
     token_hash = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
-    created_at = fields.DateTime(required=True)
+    created_at = UtcSeconds(required=True)
 
 
 class BackupSchema(StrictSchema):
     format = fields.String(required=True, validate=validate.Equal(BACKUP_FORMAT))
-    exported_at = fields.DateTime(required=True)
+    exported_at = UtcSeconds(required=True)
     group = fields.Nested(BackupGroupSchema, required=True)
     matches = fields.List(fields.Nested(BackupMatchSchema), required=True,
                           validate=validate.Length(max=100_000))

@@ -19,9 +19,10 @@ from sqlalchemy.orm import Session, selectinload
 from scorepad import stats
 from scorepad.schemas import SheetFormatError, load_sheet
 
+from . import aggregates
 from .db import Group, Match, MatchVersion, utcnow
 from .errors import ApiError, ProblemCode
-from .schemas import BACKUP_FORMAT
+from .schemas import BACKUP_FORMAT, BackupSchema
 
 
 def new_id() -> str:
@@ -84,6 +85,7 @@ def add_match(s: Session, g: Group, data: VersionData, max_matches: int) -> Matc
     m.versions.append(data.row(1, now))
     s.add(m)
     s.flush()
+    aggregates.sync_match(s, g.id, m.id, m)
     return m
 
 
@@ -98,6 +100,7 @@ def add_version(s: Session, m: Match, data: VersionData, max_versions: int) -> M
     m.current_version = new
     m.updated_at = now
     s.flush()
+    aggregates.sync_match(s, m.group_id, m.id, m)
     return m
 
 
@@ -111,6 +114,7 @@ def load_match(s: Session, group: Group, match_id: str) -> Match:
 
 
 def delete_match(s: Session, m: Match) -> None:
+    aggregates.sync_match(s, m.group_id, m.id, None)
     s.delete(m)
 
 
@@ -139,35 +143,43 @@ def stored_matches(s: Session, group_id: str) -> list[stats.StoredMatch]:
 
 # ---- backup and restore ---------------------------------------------------------------------
 
-def backup_of(s: Session, g: Group) -> dict[str, Any]:
-    """Everything about a group as JSON-ready data (``BackupSchema``; ``restore`` reads it)."""
+@dataclasses.dataclass
+class Backup:
+    """Everything about a group, as ``BackupSchema`` dumps it (``restore`` reads it back)."""
+
+    group: Group
+    matches: list[Match]
+    exported_at: dt.datetime = dataclasses.field(default_factory=utcnow)
+    format: str = BACKUP_FORMAT
+
+
+def backup(s: Session, g: Group) -> Backup:
+    """The group and its matches, each with every version, oldest match first."""
     matches = s.execute(
         select(Match).where(Match.group_id == g.id).options(selectinload(Match.versions))
         .order_by(Match.created_at, Match.id)
     ).scalars().all()
-    return {
-        "format": BACKUP_FORMAT,
-        "exported_at": iso(utcnow()),
-        "group": {"id": g.id, "name": g.name, "token_hash": g.token_hash,
-                  "created_at": iso(g.created_at)},
-        "matches": [{
-            "id": m.id, "current_version": m.current_version,
-            "created_at": iso(m.created_at), "updated_at": iso(m.updated_at),
-            "versions": [{
-                "version": v.version,
-                "played_on": v.played_on.isoformat() if v.played_on else None,
-                "place": v.place, "note": v.note, "reason": v.reason, "rule_set": v.rule_set,
-                "players": list(v.players), "audit_ok": v.audit_ok,
-                "created_at": iso(v.created_at), "sheet": v.sheet,
-            } for v in m.versions],
-        } for m in matches],
-    }
+    return Backup(g, list(matches))
 
 
-def restore(s: Session, data: dict[str, Any]) -> Group:
-    """Insert a validated backup (BackupSchema.load output); 409 if the group exists."""
+def backup_of(s: Session, g: Group) -> dict[str, Any]:
+    """The group's backup as JSON-ready data (``scorepad db export``)."""
+    data: dict[str, Any] = BackupSchema().dump(backup(s, g))
+    return data
+
+
+def restore(s: Session, data: dict[str, Any], *, new_ids: bool = False) -> Group:
+    """Insert a validated backup (BackupSchema.load output); 409 if the group exists.
+
+    ``new_ids`` (the API): the group and its matches get new ids (the matches' in the same
+    order), so that the answer never depends on whether some other group's ids exist; only
+    the group's token, unique, makes restoring the same backup twice a conflict."""
     gd = data["group"]
-    if s.get(Group, gd["id"]) is not None:
+    ids = {md["id"]: md["id"] for md in data["matches"]}
+    if new_ids:
+        ids = dict(zip(sorted(ids), sorted(new_id() for _ in ids), strict=True))
+        gd = {**gd, "id": new_id()}
+    elif s.get(Group, gd["id"]) is not None:
         raise ApiError(409, ProblemCode.GROUP_EXISTS, "this group is already in the database")
     g = Group(id=gd["id"], name=gd["name"], token_hash=gd["token_hash"],
               created_at=naive(gd["created_at"]))
@@ -180,7 +192,7 @@ def restore(s: Session, data: dict[str, Any]) -> Group:
             errors.append((f"$.matches[{i}].versions", "versions must be distinct and include "
                            "current_version"))
             continue
-        m = Match(id=md["id"], group_id=g.id, current_version=md["current_version"],
+        m = Match(id=ids[md["id"]], group_id=g.id, current_version=md["current_version"],
                   created_at=naive(md["created_at"]), updated_at=naive(md["updated_at"]))
         for j, vd in enumerate(versions):
             try:
@@ -197,4 +209,6 @@ def restore(s: Session, data: dict[str, Any]) -> Group:
         s.add(m)
     if errors:
         raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the backup does not validate", errors=errors)
+    s.flush()
+    aggregates.rebuild_group(s, g.id)
     return g

@@ -17,16 +17,23 @@ from flask import (
     session,
 )
 from flask.blueprints import BlueprintSetupState
+from werkzeug.exceptions import HTTPException
 
 from scorepad.boxes import ALL_BOXES, LABELS
 from scorepad.rules import DEFAULT_RULES, REGISTRY, RuleSet, UnknownRuleSet, get_rules
 from scorepad.sheetspec import MAX_GAMES, MAX_PLAYERS
 
+from ..errors import handle_http_exception
 from ..scanning import scan_max_bytes
+from ..schemas import MAX_GROUP_NAME, MAX_NOTE, MAX_PLACE, MAX_REASON
 from . import pad
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/web-static")
+
+# The lengths the API takes for a group and a match (api.schemas), for the pages' inputs.
+MATCH_LIMITS = {"group_name": MAX_GROUP_NAME, "place": MAX_PLACE, "note": MAX_NOTE,
+                "reason": MAX_REASON}
 
 CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
@@ -49,6 +56,7 @@ def _setup(state: BlueprintSetupState) -> None:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config.setdefault("WEB_OPTIMAL", "auto")
     app.jinja_env.globals["limits"] = pad.LIMITS  # visible in imported macros too
+    app.jinja_env.globals["match_limits"] = MATCH_LIMITS
 
 
 # ---- CSRF -----------------------------------------------------------------------------------
@@ -74,6 +82,38 @@ def _check_csrf() -> Any:
                                title="This form has expired",
                                message="Open the page again and send the form once more."), 400
     return None
+
+
+# What a person is told when the page cannot take what the browser sent (never JSON).
+ERROR_PAGES = {
+    400: ("The page could not read this", "Open the page again and send the form once more."),
+    413: ("Too much to send", "That is more than the page takes at once. Send less, or a "
+                              "smaller photo."),
+    422: ("The page could not read this", "Something in the form cannot be stored. Check "
+                                          "the names and numbers, then send it again."),
+    429: ("Too many in a row", "Wait a minute, then send it again."),
+}
+
+
+def _error_page(error: HTTPException) -> Any:
+    """A browser gets an HTML page for the pages' errors; a script asking for JSON gets the
+    problem+json every other route answers with."""
+    status = error.code or 500
+    wants_html = request.accept_mimetypes.best_match(
+        ["application/json", "application/problem+json", "text/html"]) == "text/html"
+    if not wants_html or status not in ERROR_PAGES:
+        return handle_http_exception(error)
+    title, message = ERROR_PAGES[status]
+    resp = Response(render_template("web/error.html", status=status, title=title,
+                                    message=message), status=status, mimetype="text/html")
+    retry = error.get_response().headers.get("Retry-After") if status == 429 else None
+    if retry:
+        resp.headers["Retry-After"] = retry
+    return resp
+
+
+for _status in ERROR_PAGES:  # by code: the app's handlers by code come before a generic one
+    bp.register_error_handler(_status, _error_page)
 
 
 @bp.after_request
@@ -133,7 +173,9 @@ def rules_name(raw: str | None) -> str:
 
 
 def rules_data() -> dict[str, Any]:
-    return {rs.name: rs.to_dict() for rs in REGISTRY.all()}
+    """The pages' rules-data: every rule set's numbers for the totals the script writes as
+    you type (static/js/pad.js knows none of them) and the default rule set's name."""
+    return {"default": DEFAULT_RULES, "rule_sets": {rs.name: rs.to_dict() for rs in REGISTRY.all()}}
 
 
 

@@ -15,6 +15,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from scorepad.rules import REGISTRY
+
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -22,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rules", nargs="*", default=["hasbro", "classic", "travel"])
+    ap.add_argument("--rules", nargs="*", default=[rs.name for rs in REGISTRY.all()])
     args = ap.parse_args(argv)
     from scorepad.solver import simulate
     DATA.mkdir(exist_ok=True)

@@ -22,7 +22,7 @@ from scorepad.rules import DEFAULT_RULES, OPTION_NOTES
 from scorepad.sheetspec import CHECKS_KEY
 
 from .. import scanning
-from ..limits import write_limited
+from ..limits import scan_limited, write_limited
 from ..scanning import ScanFailed
 from . import pad, scans
 from .common import bp, rule_choices, rules_data, rules_name
@@ -36,19 +36,21 @@ def _scanner() -> Any:
 
 @bp.post("/scan")
 @write_limited  # reading a photo is the most expensive thing the pages do
+@scan_limited  # the same budget of photos as POST /api/v1/scan
 def scan_upload() -> Any:
     rules = rules_name(request.form.get("rules"))
     upload = request.files.get("photo")
     data = upload.read(scanning.scan_max_bytes() + 1) if upload else b""
 
-    def fail(message: str, status: int) -> tuple[str, int]:
+    def fail(message: str, status: int, code: str) -> tuple[str, int]:
         return render_template("web/home.html", rules=rule_choices(), default=rules,
-                               notes=OPTION_NOTES, scan_error=message), status
+                               notes=OPTION_NOTES, scan_error=message,
+                               scan_error_code=code), status
 
     if not data:
-        return fail("Choose a photo of the pad first.", 422)
+        return fail("Choose a photo of the pad first.", 422, "no_photo")
     if len(data) > scanning.scan_max_bytes():
-        return fail(scanning.ADVICE["too_large"], 413)
+        return fail(scanning.ADVICE["too_large"], 413, "too_large")
     try:
         result = _scanner()(data, rules)
     except ScanFailed as exc:
@@ -57,7 +59,7 @@ def scan_upload() -> Any:
             if scans.photo_size(sid) is not None:
                 return redirect(url_for("web.scan_corners", sid=sid), code=303)
             scans.discard(sid)
-        return fail(exc.advice(), 422)
+        return fail(exc.advice(), exc.status, exc.code)
     sid = scans.save(data, result, rules)
     return redirect(url_for("web.scan_review", sid=sid), code=303)
 
@@ -93,6 +95,7 @@ def scan_corners(sid: str) -> tuple[str, int]:
 
 @bp.post("/scan/<sid>/corners")
 @write_limited
+@scan_limited
 def scan_corners_read(sid: str) -> Any:
     """Read the stored photo again from the corners the person marked, then review it."""
     data = scans.load(sid)
@@ -114,7 +117,7 @@ def scan_corners_read(sid: str) -> Any:
     try:
         result = _scanner()(photo.read_bytes(), rules, corners=corners)
     except ScanFailed as exc:
-        return _corners_page(sid, corners, exc.advice(corners_marked=True), 422)
+        return _corners_page(sid, corners, exc.advice(corners_marked=True), exc.status)
     new = scans.again(sid, result)
     if new is None:
         return _corners_page(sid)

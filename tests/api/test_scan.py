@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api import create_app
-from api.service import ocr_module
+from api.service import NOT_FOUND_HINT, ocr_module
 
 from .test_service import assert_problem
 
@@ -85,7 +85,7 @@ def test_a_pad_not_found_is_read_from_its_corners(client: FlaskClient) -> None:
     held = held_pad()
     r = client.post("/api/v1/scan", data=held.jpeg, content_type="image/jpeg")
     body = assert_problem(r, 422, "NOT_A_PAD")
-    assert "?corners=" in body["detail"]  # the way on
+    assert NOT_FOUND_HINT in body["detail"]  # the way on: send the corners
     r = client.post("/api/v1/scan", data=held.jpeg, content_type="image/jpeg",
                     query_string={"corners": _text(held.corners[::-1], ",")})
     assert r.status_code == 200, r.get_data(as_text=True)
