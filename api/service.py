@@ -11,15 +11,19 @@ from typing import Any
 from flask import Response, current_app, request
 from sqlalchemy import text
 
+from scorepad.audit import Report
 from scorepad.boxes import Box
 from scorepad.card import Sheet
+from scorepad.games.dispatch import without_game
 from scorepad.placement import legal_options
 from scorepad.rules import DEFAULT_RULES, OPTION_NOTES, REGISTRY, UnknownRuleSet, get_rules
 from scorepad.schemas import SheetFormatError
+from scorepad.tally import Tally
 
-from . import db, domain, fastsheet, scanning
+from . import db, domain, fastsheet, gameviews, scanning, textguard
 from .blueprint import Blueprint
 from .errors import ApiError, ProblemCode
+from .limits import scan_limited
 from .scanning import ocr_module as ocr_module  # the tests ask whether the reader is there
 from .schemas import (
     CORNERS_HELP,
@@ -36,9 +40,9 @@ from .schemas import (
     ScanResultSchema,
     TallySchema,
 )
+from .shape import json_text
 
 blp = Blueprint("service", __name__, description="Verify sheets, legal options, tallies, rules")
-REPORT_SCHEMA = ReportSchema()  # /verify writes its own JSON (the hot path): this shapes it
 echo_blp = Blueprint("echo", __name__, description="Benchmark baseline")
 
 
@@ -60,16 +64,12 @@ def sheet_body() -> Sheet:
             data = json.loads(raw)
         except (ValueError, RecursionError):
             raise ApiError(400, ProblemCode.INVALID_JSON, "the request body is not valid JSON") from None
+        textguard.check_json(data, raw)
     try:
-        return fastsheet.load(data)
+        return fastsheet.load(without_game(data))  # "game": "yahtzee" as no game field
     except SheetFormatError as exc:
         raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
                        errors=exc.errors) from None
-
-
-def _json(data: Any) -> Response:
-    return current_app.response_class(json.dumps(data, ensure_ascii=False),
-                                      mimetype="application/json")
 
 
 def rules_query() -> str | None:
@@ -90,26 +90,32 @@ RULES_PARAM = [{"in": "query", "name": "rules", "required": False,
 
 
 @blp.route("/verify", methods=["POST"])
-@blp.doc(requestBody=SHEET_BODY, parameters=RULES_PARAM)
-@blp.response(200, ReportSchema, description="the audit report; ok is false when the card "
-              "has errors (still a 200)")
+@blp.doc(requestBody=gameviews.ANY_SHEET_BODY, parameters=gameviews.any_rules_param(RULE_NAMES),
+         responses=gameviews.any_answer("Report", "BoardGameReport"))
+@blp.response(200, ReportSchema, write=json_text, project=True, description="the audit report; ok is false "
+              "when the card has errors (still a 200)")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(400, response="BAD_REQUEST")
-def verify() -> Response:
+def verify() -> Report:
     """Audit a sheet: every finding, with the rule set and book lines behind it."""
+    if (other := gameviews.other_game("verify")) is not None:  # SCRABBLE, SORRY!
+        return other  # type: ignore[return-value]
     rules = rules_query()
-    return _json(REPORT_SCHEMA.dump(domain.audit(sheet_body(), rules)))
+    return domain.audit(sheet_body(), rules)
 
 
 @blp.route("/tally", methods=["POST"])
-@blp.doc(requestBody=SHEET_BODY, parameters=RULES_PARAM)
-@blp.response(200, TallySchema)
+@blp.doc(requestBody=gameviews.ANY_SHEET_BODY, parameters=gameviews.any_rules_param(RULE_NAMES),
+         responses=gameviews.any_answer("Tally", "BoardGameTallyAnswer"))
+@blp.response(200, TallySchema, write=json_text, project=True)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(400, response="BAD_REQUEST")
-def tally() -> Response:
+def tally() -> Tally:
     """Totals, game winners and the overall standing of a sheet."""
+    if (other := gameviews.other_game("tally")) is not None:  # SCRABBLE, SORRY!
+        return other  # type: ignore[return-value]
     rules = rules_query()
-    return _json(domain.tally(sheet_body(), rules))
+    return domain.tally(sheet_body(), rules)
 
 
 @blp.route("/options", methods=["POST"])
@@ -180,6 +186,7 @@ NOT_FOUND_HINT = ("; mark the pad's four corners and send the photo again with "
 
 
 @blp.route("/scan", methods=["POST"])
+@scan_limited
 @blp.arguments(ScanQuerySchema, location="query")
 @blp.doc(requestBody={
     "required": True,
@@ -241,7 +248,7 @@ def scan(query: dict[str, Any]) -> dict[str, Any]:
             raise ApiError(422, exc.api_code, message, errors=[(corners_at, message)]) from None
         if exc.code == "not_a_pad":
             message += ("; check the corners given" if corners else NOT_FOUND_HINT)
-        raise ApiError(422, exc.api_code, message) from None
+        raise ApiError(exc.status, exc.api_code, message) from None
 
 
 @echo_blp.route("/echo", methods=["POST"])
@@ -254,4 +261,5 @@ def echo() -> Response:
         data = json.loads(request.get_data(cache=False) or b"null")
     except (ValueError, RecursionError):
         raise ApiError(400, ProblemCode.INVALID_JSON, "the request body is not valid JSON") from None
+    textguard.check_json(data)
     return current_app.response_class(json.dumps(data), mimetype="application/json")

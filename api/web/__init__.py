@@ -25,6 +25,7 @@ from scorepad.sheetspec import MAX_GAMES, MAX_PLAYERS
 
 from ..scanning import ScanFailed
 from . import charts, groupviews, pad, scans, scanviews
+from . import gamepads as gamepads  # the SCRABBLE and SORRY! pads (routes on bp)
 from .common import bp, csrf_token, pad_page_response, rule_choices, rules_data, rules_name
 from .scanviews import confirmed_cells, review_cells, review_page, reviewed_readings
 
@@ -211,13 +212,16 @@ def my_groups() -> str:
 @bp.get("/g/<gid>")
 def group_page(gid: str) -> str:
     return render_template("web/group_shell.html", gid=gid, part="overview",
-                           part_url=url_for("web.part_overview", gid=gid), heading="Group")
+                           part_url=url_for("web.part_overview", gid=gid,
+                                            page=request.args.get("page", type=int)),
+                           heading="Group")
 
 
 @bp.get("/g/<gid>/players/<path:name>")
 def player_page(gid: str, name: str) -> str:
     return render_template("web/group_shell.html", gid=gid, part="player",
-                           part_url=url_for("web.part_player", gid=gid, name=name),
+                           part_url=url_for("web.part_player", gid=gid, name=name,
+                                            page=request.args.get("page", type=int)),
                            heading=name)
 
 

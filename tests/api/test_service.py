@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import expect, full_game, pad, pad_names, sheet
+from .conftest import expect, full_game, head_revision, pad, pad_names, sheet
 
 PROBLEM = "application/problem+json"
 
@@ -110,7 +110,7 @@ def test_rules_list_and_one(client: FlaskClient) -> None:
 def test_health(client: FlaskClient) -> None:
     r = client.get("/api/v1/health")
     assert r.status_code == 200
-    assert r.json["database"] == "sqlite" and r.json["revision"] == "0001"
+    assert r.json["database"] == "sqlite" and r.json["revision"] == head_revision()
 
 
 # ---- the error contract ----------------------------------------------------------------------
