@@ -141,8 +141,11 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:
         seen = {c.value: c for c in cls}
-        # the glyphs read whole and sure: a cut the shape suggested is only an outside chance
-        whole_sure = bool(cls) and cls[0].p >= WHOLE_SURE
+        # the glyphs read whole and sure: a cut the shape suggested is only an outside chance,
+        # unless tesseract saw more digits there than the glyphs as cut hold (two readers
+        # that count the digits alike outweigh one sure of a glyph it sees whole)
+        more = tnum is not None and bool(cls) and len(str(tnum)) > len(str(cls[0].value))
+        whole_sure = bool(cls) and cls[0].p >= WHOLE_SURE and not more
         for alt, prior in zip(cell.alts, cell.priors or [ALT_PENALTY] * len(cell.alts),
                               strict=True):
             for c in classifier_candidates(alt):

@@ -96,3 +96,37 @@ def test_a_sum_a_digit_apart_from_no_reading_takes_no_candidates() -> None:
     total = _read(TotalField.UPPER_SUBTOTAL.value, 60, 0.999)  # 63 written as 60: a slip
     cross_check([*upper, total], layout.Side.FRONT, get_rules(None))
     assert [c.value for c in total.candidates] == [60]
+
+
+def _probs(*digits_p: tuple[int, float]) -> np.ndarray:
+    """One glyph's class probabilities: the digit given, the rest spread evenly."""
+    from ocr import digits as dg
+
+    out = np.zeros((len(digits_p), len(dg.CLASSES)), np.float32)
+    for row, (d, p) in enumerate(digits_p):
+        out[row, :] = (1 - p) / (len(dg.CLASSES) - 1)
+        out[row, d] = p
+    return out
+
+
+def test_tesseract_counting_more_digits_lets_the_cut_reading_win() -> None:
+    # "327" with the 3 and 2 touching: the classifier sees "2" in the wide glyph (sure) and
+    # "7"; cut in two the wide glyph reads "3", "2".  Tesseract reads 327.
+    from ocr.cellread import read_cell
+    from ocr.glyphs import Glyph
+    from ocr.plan import Cell
+    from ocr.result import NUMBER
+    from ocr.tesseract import OcrText
+
+    grand = next(r for r in layout.FRONT.rows if r.field is TotalField.GRAND_TOTAL)
+    blank = np.zeros((30, 80), np.uint8)
+    wide, seven = Glyph(blank[:, :40], 0, 40, 0, 30), Glyph(blank[:, :20], 45, 65, 0, 30)
+    cell = Cell(grand, 22, 0, (0, 0, 80, 30), blank, blank, [wide, seven], NUMBER, tess_index=0)
+    cell.probs = _probs((2, 0.95), (7, 0.97))
+    cell.alts, cell.priors = [_probs((3, 0.9), (2, 0.9), (7, 0.97))], [1.0]
+    cell.wide = True
+    rules = get_rules(None)
+    alone = read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1))
+    assert alone.value == 27  # without tesseract's count, the whole glyph read sure wins
+    both = read_cell(cell, [OcrText("327", 0.7)], rules, (0, 0, 1, 1))
+    assert both.value == 327
