@@ -92,6 +92,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             if (key not in held and key in unexplained and r.status == CONFIDENT
                     and r.confidence < KEEP_ON_FAIL):
                 r.status = NEEDS_REVIEW
+        _copies(relations, slipped, rules)
         for r, value in slipped.values():
             # one digit more or fewer in this cell and the sum holds: a digit lost at the
             # cell's edge or a mark taken for one looks exactly so, even where another sum holds
@@ -122,6 +123,25 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
         if want >= 0 and _digit_apart(p.value, want):
             out.append((p, want))
     return out
+
+
+def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
+             slipped: dict[int, tuple[CellRead, int]], rules: RuleSet) -> None:
+    """A copy of a cell a digit from holding its sum (TOTAL SCORE + a blank BONUS as TOTAL,
+    TOTAL repeated below) is a digit from it too: the same written value, perhaps misread
+    alike, which the copy's own sum (x + 0 = x) cannot tell."""
+    grown = True
+    while grown:
+        grown = False
+        for _name, parts, result in relations:
+            nonzero = [p for p in parts if _worth(p, rules) != 0]
+            if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
+                    or nonzero[0].field == "yahtzee_bonus_checks"):
+                continue
+            for a, b in ((nonzero[0], result[0]), (result[0], nonzero[0])):
+                if id(a) in slipped and id(b) not in slipped:
+                    slipped[id(b)] = (b, slipped[id(a)][1])
+                    grown = True
 
 
 def _digit_apart(a: int, b: int) -> bool:

@@ -36,7 +36,9 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "Chance": ("chance",),
     "YAHTZEE BONUS": ("yahtzee bonus", "bonus yahtzee", "yahtzee bonus for each bonus"),
     "YAHTZEE BONUS SCORE": ("score 100 per", "bonus score 100 per", "100 per", "yahtzee bonus score"),
-    "TOTAL Of Lower": ("total of lower section", "total of lower", "total lower"),
+    # (the official pad prints both lower TOTAL rows as TOTAL, what they total in small print
+    # that a photo seldom resolves: their order tells them apart)
+    "TOTAL Of Lower": ("total of lower section", "total of lower", "total lower", "total"),
     "GRAND TOTAL": ("grand total",),
     "NAMES OF PLAYERS": ("names of players", "players names", "player names", "names", "name",
                          "players"),

@@ -38,6 +38,24 @@ def test_labels_align_in_order_and_an_unread_label_is_filled_in() -> None:
     assert got[20] == "GRAND TOTAL"
 
 
+def test_both_lower_totals_read_as_plain_total_keep_their_order() -> None:
+    # the official pad: both lower TOTAL rows print "TOTAL" large and what they total in
+    # small print a photo does not resolve; the SCORE 100 PER row's label is the second
+    # line of YAHTZEE BONUS (read as junk) and its HOW TO SCORE text was not read either
+    from ocr.layout import ANY_FRONT_ROWS
+
+    texts = ["_", "Aces leyet", "Twos Pee", "Threes 3", "Fours odie", "Fives bie", "Sixes",
+             "TOTAL SCORE", "BONUS oom", "TOTAL ee", "dof a kind", "4 of a kind", "Full House",
+             "Sm Straight aiear", "Lg Straight", "YAHTZFF cont", "Chance", "VAHT/EP", "BVNVD",
+             "TOTAL rah al", "TOTAL a", "GRAND TOTAL"]
+    mapping, _, _ = ad.align(texts, ANY_FRONT_ROWS)
+    got = {i: ANY_FRONT_ROWS[j] for i, j in mapping.items()}
+    assert got[17].label == "YAHTZEE BONUS"
+    assert got[18].label == "YAHTZEE BONUS SCORE"  # filled in between its neighbours
+    assert got[19].label == "TOTAL Of Lower" and got[20].label == "TOTAL Of Upper"
+    assert got[21].label == "GRAND TOTAL"
+
+
 def test_back_labels_align() -> None:
     texts = ["Names", "Game 1", "Game 2", "Game 3", "Gane 4", "", "Game 6", "Total of all games"]
     mapping, _, matched = ad.align(texts, BACK_ROWS)

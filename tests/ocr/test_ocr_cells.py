@@ -130,3 +130,19 @@ def test_tesseract_counting_more_digits_lets_the_cut_reading_win() -> None:
     assert alone.value == 27  # without tesseract's count, the whole glyph read sure wins
     both = read_cell(cell, [OcrText("327", 0.7)], rules, (0, 0, 1, 1))
     assert both.value == 327
+
+
+def test_the_copies_of_a_total_a_digit_from_its_sum_are_suspects_too() -> None:
+    # the boxes add up to 41; TOTAL SCORE, TOTAL (with no bonus) and its repeat below all
+    # read 4: the hand's 1 lost against the 4 each time, and 4 + 0 = 4 = 4 holds
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [1, 8, 3, 12, 5, 12], strict=True)]
+    score = _read(TotalField.UPPER_SUBTOTAL.value, 4, 0.997)
+    bonus = _read(TotalField.UPPER_BONUS.value, 0, 1.0)
+    total = _read(TotalField.UPPER_TOTAL.value, 4, 0.992)
+    repeat = _read(TotalField.UPPER_TOTAL_REPEAT.value, 4, 0.999)
+    cross_check([*upper, score, bonus, total, repeat], layout.Side.FRONT, get_rules(None))
+    for r in (score, total, repeat):
+        assert r.status == NEEDS_REVIEW and r.value == 4
+        assert 41 in [c.value for c in r.candidates]
+    assert bonus.status == CONFIDENT and all(u.status == CONFIDENT for u in upper)
