@@ -46,6 +46,7 @@ NAME_SURE = 0.85  # tesseract's confidence from which a name is confident
 MARKS_SURE = 3  # up to this many bonus marks counted is confident (more are rare: reviewed)
 MARKS_CONFIDENCE, MARKS_DOUBT = 0.97, 0.7  # ... the confidence given to a count either way
 SCRATCH_DISAGREE = 0.85  # a scratch mark's odds when tesseract read a number there
+SCRATCH_DIGIT = 0.02  # a scratch mark this likely a digit the box can hold (a 1): reviewed
 
 
 def prep_for_ocr(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -135,9 +136,16 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
         if p_scratch > 0.5 and (legal is None or 0 in legal):
             agree = tnum in (None, 0) or tess.text.strip() in ("-", "—", "/", "X", "x")
             conf = p_scratch * (1.0 if agree else SCRATCH_DISAGREE)
+            # a slanted 1 is one stroke too: where the box can hold the digit the stroke
+            # may be, a zero read there is for a person to confirm
+            digit = int(np.argmax(probs[0, : dg.N_DIGITS]))
+            maybe = (float(probs[0, digit]) >= SCRATCH_DIGIT and digit != 0
+                     and (legal is None or digit in legal))
+            cands = [Candidate(0, p_scratch)] + ([Candidate(digit, float(probs[0, digit]))]
+                                                 if maybe else [])
             return CellRead(**base, kind=SCRATCH, value=0, confidence=conf,
-                            status=CONFIDENT if conf >= CONFIDENT_AT else NEEDS_REVIEW,
-                            candidates=[Candidate(0, p_scratch)], readers=readers)
+                            status=CONFIDENT if conf >= CONFIDENT_AT and not maybe
+                            else NEEDS_REVIEW, candidates=cands, readers=readers)
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:
         seen = {c.value: c for c in cls}

@@ -59,6 +59,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         failed: dict[int, tuple[CellRead, str]] = {}
         unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
         slipped: dict[int, tuple[CellRead, int]] = {}  # a digit of one cell from holding
+        failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = []
         for name, parts, result in relations:
             if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
                 continue
@@ -71,13 +72,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
                 for r, value in _one_slip(parts, result[0], rules):
                     slipped[id(r)] = (r, value)
-                if not _explained(parts, result[0], rules):
-                    # a doubtful cell would have explained it: the suspects are the least
-                    # sure of the readings still marked confident
-                    sure = sorted((r for r in written if r.status == CONFIDENT and r.kind != BLANK),
-                                  key=lambda r: r.confidence)
-                    suspects = sure[:SUSPECTS] + [r for r in sure if r.confidence < DOUBT_ON_FAIL]
-                    unexplained.update(id(r) for r in suspects)
+                failing.append((parts, result[0], written))
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
                 for r in written:
@@ -87,6 +82,16 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             if (r.status == NEEDS_REVIEW and not r.inferred and r.kind != TEXT
                     and r.confidence >= CROSS_MIN):
                 r.status = CONFIDENT
+        # (after the sums that hold have made their readings confident: a cell a sum
+        # vouches for explains no other sum's failure)
+        for parts, res, written in failing:
+            if not _explained(parts, res, rules):
+                # a doubtful cell would have explained it: the suspects are the least
+                # sure of the readings still marked confident
+                sure = sorted((r for r in written if r.status == CONFIDENT and r.kind != BLANK),
+                              key=lambda r: r.confidence)
+                suspects = sure[:SUSPECTS] + [r for r in sure if r.confidence < DOUBT_ON_FAIL]
+                unexplained.update(id(r) for r in suspects)
         for key, (r, note) in failed.items():
             r.checks.append(note)
             if (key not in held and key in unexplained and r.status == CONFIDENT

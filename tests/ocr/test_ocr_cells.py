@@ -146,3 +146,43 @@ def test_the_copies_of_a_total_a_digit_from_its_sum_are_suspects_too() -> None:
         assert r.status == NEEDS_REVIEW and r.value == 4
         assert 41 in [c.value for c in r.candidates]
     assert bonus.status == CONFIDENT and all(u.status == CONFIDENT for u in upper)
+
+
+def test_a_cell_its_own_sum_vouches_for_explains_no_other_failure() -> None:
+    # TOTAL SCORE 42 (unsure alone, 12 its runner-up) is vouched for by the boxes adding up
+    # to 42; TOTAL was read 12: that failure is no longer put down to TOTAL SCORE
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 2, 3, 12, 10, 12], strict=True)]
+    score = _read(TotalField.UPPER_SUBTOTAL.value, 42, 0.655)
+    score.status, score.candidates = NEEDS_REVIEW, [Candidate(42, 0.655), Candidate(12, 0.254)]
+    total = _read(TotalField.UPPER_TOTAL.value, 12, 0.924)
+    total.candidates = [Candidate(12, 0.924), Candidate(2, 0.044), Candidate(42, 0.025)]
+    cross_check([*upper, score, total], layout.Side.FRONT, get_rules(None))
+    assert score.status == CONFIDENT  # the boxes' sum holds
+    assert total.status == NEEDS_REVIEW and total.value == 12
+
+
+def test_a_stroke_that_may_be_a_one_is_no_confident_zero_where_a_one_is_legal() -> None:
+    from ocr import digits as dg
+    from ocr.cellread import read_cell
+    from ocr.glyphs import Glyph
+    from ocr.plan import Cell
+    from ocr.result import NUMBER
+    from ocr.tesseract import OcrText
+
+    aces = next(r for r in layout.FRONT.rows if r.field is Box.ACES)
+    blank = np.zeros((30, 60), np.uint8)
+
+    def stroke(p_one: float) -> CellRead:
+        cell = Cell(aces, 1, 0, (0, 0, 60, 30), blank, blank, [Glyph(blank[:, :10], 20, 30, 0, 30)],
+                    NUMBER, tess_index=0)
+        probs = np.zeros((1, len(dg.CLASSES)), np.float32)
+        probs[0, 1], probs[0, dg.CLASSES.index("slash")] = p_one, 1 - p_one
+        cell.probs = probs
+        return read_cell(cell, [OcrText("o", 0.5)], get_rules(None), (0, 0, 1, 1))
+
+    slanted_one = stroke(0.038)
+    assert slanted_one.value == 0 and slanted_one.status == NEEDS_REVIEW
+    assert 1 in [c.value for c in slanted_one.candidates]
+    slash = stroke(0.001)
+    assert slash.value == 0 and slash.status == CONFIDENT
