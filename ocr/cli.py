@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scorepad.cli import ExitCode, add_command, error
+from scorepad.cliapi import ExitCode, add_command, error
 
 
 def register(subparsers: Any) -> None:

@@ -9,6 +9,10 @@ A module is imported only when one of its commands runs: ``scorepad --help`` and
 Failures: a command raises ``InputError`` (or returns ``ExitCode.BAD_INPUT`` after
 ``error``) and the user sees one line, ``scorepad: ...``; anything else that escapes a
 command is a bug, reported on one line with ``ExitCode.INTERNAL``, never a traceback.
+
+``ExitCode``, ``InputError``, ``error``, ``COMMANDS`` and ``add_command`` live in
+``scorepad.cliapi`` (which imports no plugin), re-exported here: the plugins import them
+from there, so no plugin imports this module back.
 """
 
 from __future__ import annotations
@@ -18,69 +22,14 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from . import __version__
+from .cliapi import COMMANDS, Command, ExitCode, InputError, add_command, error
 
+__all__ = ["COMMANDS", "PLUGINS", "Command", "ExitCode", "InputError", "Parser", "add_command",
+           "build_parser", "error", "main"]
 
-class ExitCode(IntEnum):
-    """The exit codes of every sub-command (plugins' too)."""
-
-    OK = 0
-    FINDINGS = 1  # a sheet (or card) has errors
-    BAD_INPUT = 2  # input cannot be read or a usage error (one clear line, no stack trace)
-    DOUBTS = 3  # verify: no error, but doubts on a scanned sheet (check cells on the photo)
-    INTERNAL = 70  # a bug in scorepad (EX_SOFTWARE): one line on stderr, please report it
-    INTERRUPTED = 130  # Ctrl-C
-
-
-class InputError(Exception):
-    """Bad input: one line for the user, exit code 2.
-
-    ``code`` is a stable word for JSON output (``verify --format json``), ``errors`` the bad
-    JSON paths of a sheet that does not load, as (path, message) pairs.
-    """
-
-    def __init__(self, message: str, code: str = "bad_input",
-                 errors: Sequence[tuple[str, str]] = ()) -> None:
-        super().__init__(message)
-        self.code = code
-        self.errors = list(errors)
-
-
-def error(message: str) -> int:
-    """Print ``scorepad: message`` on stderr (the one prefix of every failure); exit code 2."""
-    print(f"scorepad: {message}", file=sys.stderr)
-    return ExitCode.BAD_INPUT
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str
-    module: str  # imported only when this command (or another of its module) runs
-    help: str
-    aliases: tuple[str, ...] = ()
-
-
-COMMANDS: tuple[Command, ...] = (
-    Command("verify", "scorepad.commands",
-            "audit score sheets (exit 0 correct, 1 errors, 2 bad input, 3 doubts)"),
-    Command("options", "scorepad.commands", "where may these dice go on this card?"),
-    Command("tally", "scorepad.commands", "totals, PLAYERS' SCORES, winners and standings"),
-    Command("rules", "scorepad.commands", "the rule sets and how they differ"),
-    Command("solve", "scorepad.solver.cli",
-            "solve (or load) the optimal-play table of a rule set"),
-    Command("analyse", "scorepad.solver.cli",
-            "what each decision of the logged games cost against optimal play", ("analyze",)),
-    Command("advise", "scorepad.solver.cli", "best keep or box for a position, and the runner-up"),
-    Command("simulate", "scorepad.solver.cli", "score distribution of optimal play (seeded)"),
-    Command("serve", "api.cli", "run the HTTP service (development server)"),
-    Command("db", "api.cli", "database commands (migrations, backups)"),
-    Command("scan", "ocr.cli", "read a photo of a pad into a sheet (JSON)"),
-    Command("render", "ocr.cli", "draw the blank pad for printing"),
-)
 PLUGINS = tuple(dict.fromkeys(c.module for c in COMMANDS if c.module != "scorepad.commands"))
 
 EXAMPLES = """examples:
@@ -101,17 +50,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(ExitCode.BAD_INPUT, f"scorepad: {message} (see {self.prog} --help)\n")
-
-
-def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-    """Add command ``name`` to the sub-parsers, with its help and aliases from COMMANDS."""
-    cmd = next(c for c in COMMANDS if c.name == name)
-    kwargs.setdefault("description", cmd.help[:1].upper() + cmd.help[1:] + ".")
-    if "epilog" in kwargs:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
-    parser: argparse.ArgumentParser = sub.add_parser(name, help=cmd.help,
-                                                     aliases=list(cmd.aliases), **kwargs)
-    return parser
 
 
 def _command_of(name: str | None) -> Command | None:

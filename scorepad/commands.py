@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli import ExitCode, InputError, add_command
+from .cliapi import ExitCode, InputError, add_command
 from .inputs import (
     FORMAT,
     RULES_HELP,

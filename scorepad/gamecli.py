@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli import ExitCode, InputError
+from .cliapi import ExitCode, InputError
 from .games import YAHTZEE
 from .games.common import GameReport
 from .inputs import _json_arg, _read_json, rules_arg
@@ -80,19 +80,28 @@ def load_any(path: str) -> tuple[str, Sheet | OtherSheet]:
     or not a sheet."""
     from .fastsheet import fast_load
     from .games.dispatch import UnknownGame, game_of, load_other, without_game
-    from .schemas import SheetFormatError, load_sheet
 
     data = _read_json(path)
     try:
         game = game_of(data)
-        if game == YAHTZEE:
-            data = without_game(data)
-            sheet = fast_load(data)  # as inputs.load: a plain sheet without marshmallow
-            return game, sheet if sheet is not None else load_sheet(data)
-        return game, load_other(game, data)
-    except (SheetFormatError, UnknownGame) as exc:
-        lines = [f"{path}: not a valid sheet:"] + [f"  {w}: {m}" for w, m in exc.errors]
-        raise InputError("\n".join(lines), "not_a_sheet", exc.errors) from None
+    except UnknownGame as exc:
+        raise _not_a_sheet(path, exc.errors) from None
+    if game == YAHTZEE:
+        data = without_game(data)
+        sheet = fast_load(data)  # as inputs.load: a plain sheet without marshmallow
+        if sheet is not None:
+            return game, sheet
+    from .schemas import SheetFormatError, load_sheet  # marshmallow: what fast_load leaves
+
+    try:
+        return game, load_sheet(data) if game == YAHTZEE else load_other(game, data)
+    except SheetFormatError as exc:
+        raise _not_a_sheet(path, exc.errors) from None
+
+
+def _not_a_sheet(path: str, errors: list[tuple[str, str]]) -> InputError:
+    lines = [f"{path}: not a valid sheet:"] + [f"  {w}: {m}" for w, m in errors]
+    return InputError("\n".join(lines), "not_a_sheet", errors)
 
 
 def verify_path(path: str, rules: RulesOption) -> Report | GameReport:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli import ExitCode, InputError
+from .cliapi import ExitCode, InputError
 from .rules import REGISTRY, RuleSet, RuleSetError, UnknownRuleSet, get_rules
 from .sheetspec import MAX_GAMES, MAX_JSON_BYTES
 

@@ -1,10 +1,11 @@
 """The sheet format's limits and field names, written once (standard library only).
 
 Everything that reads or describes a sheet takes its limits and keys from here: the
-marshmallow schemas (``schemas``), the API's fast path (``api/fastsheet.py``), the
-generated JSON Schema (``scorepad.jsonschema``, ``python -m scorepad.jsonschema``), the
-OpenAPI document and the web form (``api/web/pad.py``). The rule-set fields and their
-ranges are in ``rules`` (``RULE_FIELDS``).
+marshmallow schemas (``schemas``), the fast loader (``fastsheet``: the CLI's and the API's
+fast path, ``api/fastsheet.py`` re-exports it), the generated JSON Schema
+(``scorepad.jsonschema``, ``python -m scorepad.jsonschema``), the OpenAPI document and the
+web form (``api/web/pad.py``). The rule-set fields and their ranges are in ``rules``
+(``RULE_FIELDS``).
 """
 
 from __future__ import annotations

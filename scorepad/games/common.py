@@ -8,13 +8,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..findings import Severity
 from ..rules import MAX_RULES_NAME, MAX_RULES_TEXT, Citation, RuleSetError, UnknownRuleSet
 from ..sheetspec import bad_text
 
-__all__ = ["Citation", "GameCode", "GameFinding", "GameReport", "OptionRegistry",
+__all__ = ["Citation", "GameCode", "GameFinding", "GameReport", "GameRules", "OptionRegistry",
            "RuleSetError", "Severity", "UnknownGameRules", "UnknownRuleSet"]
 
 _SEVERITY: dict[str, Severity] = {}  # codes that are not errors, by value
@@ -66,6 +66,30 @@ class UnknownGameRules(UnknownRuleSet):
 
     def __str__(self) -> str:
         return f"unknown rule set {self.args[0]!r}; known: {', '.join(self.args[1])}"
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """A rule set of one game: subclassed per game with its ``game``, its options (dataclass
+    fields named in ``option_fields``) and its book lines (``citations``, by topic)."""
+
+    option_fields: ClassVar[tuple[str, ...]] = ()
+
+    name: str
+    title: str
+    summary: str
+    aliases: tuple[str, ...] = ()
+    game: str = ""
+    citations: Mapping[str, tuple[Citation, ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False)
+
+    def cite(self, topic: str) -> list[str]:
+        return [str(c) for c in self.citations.get(topic, ())]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "summary": self.summary,
+                "aliases": list(self.aliases), "game": self.game,
+                **{k: getattr(self, k) for k in self.option_fields}}
 
 
 class _Rules(Protocol):

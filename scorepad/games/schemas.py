@@ -3,19 +3,62 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import (
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    validate,
+    validates_schema,
+)
 
 from ..rules import RuleSetError, UnknownRuleSet
 from ..schemas import NO_NUL, SheetFormatError, StrictInteger, _flatten, encodable
 from ..sheetspec import FORMAT, MAX_NAME, MAX_TITLE, MAX_VALUE, MIN_VALUE, player_key
 from .common import OptionRegistry
+from .spec import MAX_GAME_PLAYERS, MAX_SHEET_GAMES
 
 VALUE_RANGE = validate.Range(min=MIN_VALUE, max=MAX_VALUE)
 
-__all__ = ["SheetFormatError", "StrictInteger", "load_with", "name_field", "rules_field"]
+__all__ = ["GameSchema", "SheetFormatError", "Strict", "StrictInteger", "games_field",
+           "load_with", "name_field", "players_field", "rules_field"]
+# A sheet's "format" and "game" pick its schema; its model does not keep them.
+_NOT_KEPT = ("format", "game")
+
+
+class Strict(Schema):
+    """Unknown fields are errors; what loads is the ``model`` built from the fields."""
+
+    model: ClassVar[Callable[..., Any]]
+
+    class Meta:
+        unknown = RAISE
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Any:
+        return self.model(**{k: v for k, v in data.items() if k not in _NOT_KEPT})
+
+
+class GameSchema(Strict):
+    """One game of a sheet: its ``players`` (a ``players_field``), whose names differ."""
+
+    @validates_schema
+    def names(self, data: dict[str, Any], **_: Any) -> None:
+        unique_names([p.name for p in data.get("players", [])], "players")
+
+
+def players_field(player: type[Schema]) -> fields.List[Any]:
+    return fields.List(fields.Nested(player), required=True,
+                       validate=validate.Length(min=1, max=MAX_GAME_PLAYERS))
+
+
+def games_field(game: type[Schema]) -> fields.List[Any]:
+    return fields.List(fields.Nested(game), required=True,
+                       validate=validate.Length(min=1, max=MAX_SHEET_GAMES))
 
 
 def value(**kwargs: Any) -> StrictInteger:

@@ -55,18 +55,27 @@ def _any_case(name: str) -> str:
 
 
 _SPACE = r"[\s\x1c-\x1f\x85]*"
-BUILTIN_NAME = f"^{_SPACE}(?:{'|'.join(_any_case(n) for n in RULE_NAMES)}){_SPACE}$"
+
+
+def _builtin(names: list[str]) -> str:
+    """A pattern matching these names (rule sets' names and aliases), any case, spaced."""
+    return f"^{_SPACE}(?:{'|'.join(_any_case(n) for n in names)}){_SPACE}$"
+
+
+def rules_name(names: list[str]) -> dict[str, Any]:
+    """A house rule set's ``name``: not one of ``names``, the game's built-in rule sets'."""
+    # not only white space as Python's str.strip() sees it (the rules' check): JSON
+    # Schema's \s (ECMA-262) leaves out the separators \x1c-\x1f and \x85
+    return {"type": "string", "minLength": 1, "maxLength": MAX_RULES_NAME,
+            "pattern": r"[^\s\x1c-\x1f\x85]",
+            # no NUL, and not a built-in rule set's name or alias (any case, spaced)
+            "not": {"anyOf": [{"pattern": "\u0000"}, {"pattern": _builtin(names)}]}}
 
 
 def rules_properties(base: dict[str, Any] | None = None) -> dict[str, Any]:
     """The properties of a custom (house) rule set; ``base`` documents its ``base`` field."""
     props: dict[str, Any] = {
-        # not only white space as Python's str.strip() sees it (the rules' check): JSON
-        # Schema's \s (ECMA-262) leaves out the separators \x1c-\x1f and \x85
-        "name": {"type": "string", "minLength": 1, "maxLength": MAX_RULES_NAME,
-                 "pattern": r"[^\s\x1c-\x1f\x85]",
-                 # no NUL, and not a built-in rule set's name or alias (any case, spaced)
-                 "not": {"anyOf": [{"pattern": "\u0000"}, {"pattern": BUILTIN_NAME}]}},
+        "name": rules_name(RULE_NAMES),
         "base": base or {"type": "string"},
         **{k: {"type": "string", "maxLength": MAX_RULES_TEXT, "pattern": NO_NUL}
            for k in RULE_TEXT_FIELDS},

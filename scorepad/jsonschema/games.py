@@ -28,32 +28,20 @@ from ..games.spec import (
     TURN_KINDS,
     UNPLAYED_PATTERN,
 )
-from ..rules import MAX_RULES_NAME, MAX_RULES_TEXT
+from ..rules import MAX_RULES_TEXT
 from ..scrabble.rules import REGISTRY as SCRABBLE_RULES
 from ..scrabble.rules import TIE_BREAKS
 from ..sheetspec import FORMAT
 from ..sorry.rules import REGISTRY as SORRY_RULES
 from ..sorry.rules import SHUTOUTS
-from . import _SPACE, _any_case
+from . import NO_NUL, _object, rules_name
 
 HERE = Path(__file__).parent
-NO_NUL = "^[^\u0000]*$"
 
 
 def _int(nullable: bool = False) -> dict[str, Any]:
     return {"type": ["integer", "null"] if nullable else "integer", "minimum": MIN_VALUE,
             "maximum": MAX_VALUE}
-
-
-def _obj(props: dict[str, Any], required: list[str] | None = None,
-         description: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "object", "additionalProperties": False}
-    if description:
-        out["description"] = description
-    if required:
-        out["required"] = required
-    out["properties"] = props
-    return out
 
 
 def _name() -> dict[str, Any]:
@@ -63,13 +51,9 @@ def _name() -> dict[str, Any]:
 def house_rules(names: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """A house-rule object of one game: a name (not a built-in one), a base, the options."""
     text = {"type": "string", "maxLength": MAX_RULES_TEXT, "pattern": NO_NUL}
-    builtin = f"^{_SPACE}(?:{'|'.join(_any_case(n) for n in names)}){_SPACE}$"
-    name = {"type": "string", "minLength": 1, "maxLength": MAX_RULES_NAME,
-            "pattern": r"[^\s\x1c-\x1f\x85]",
-            "not": {"anyOf": [{"pattern": "\u0000"}, {"pattern": builtin}]}}
-    return _obj({"name": name, "base": {"type": "string", "enum": names}, "title": text,
-                 "summary": text, **options},
-                description="house rules: options not given come from 'base'")
+    return _object({"name": rules_name(names), "base": {"type": "string", "enum": names},
+                    "title": text, "summary": text, **options},
+                   description="house rules: options not given come from 'base'")
 
 
 def _sheet(game: str, title: str, options: dict[str, Any], names: list[str],
@@ -104,26 +88,28 @@ def rule_names(game: str) -> list[str]:
 
 def scrabble_schema() -> dict[str, Any]:
     names = rule_names(SCRABBLE)
-    tile = _obj({"square": {"type": "string", "pattern": SQUARE_PATTERN,
-                            "description": "column A-O, row 1-15: H8 is the centre star"},
-                 "letter": {"type": "string", "pattern": LETTER_PATTERN},
-                 "blank": {"type": "boolean"}}, ["square", "letter"])
-    turn = _obj({"score": _int(), "total": _int(True), "kind": {"enum": list(TURN_KINDS)},
-                 "tiles": {"oneOf": [{"type": "null"}, {
-                     "type": "array", "minItems": 1, "maxItems": MAX_PLAY_TILES,
-                     "items": {"$ref": "#/$defs/tile"}}],
-                     "description": "the move log: only a play lists tiles"}}, ["score"])
-    player = _obj({"name": _name(), "turns": {"type": "array", "maxItems": MAX_SCRABBLE_TURNS,
-                                              "items": {"$ref": "#/$defs/turn"}},
-                   "unplayed": {"type": ["string", "null"], "maxLength": MAX_RACK,
-                                "pattern": UNPLAYED_PATTERN},
-                   "adjustment": _int(True), "final": _int(True)}, ["name"])
-    game = _obj({"players": {"type": "array", "minItems": 1, "maxItems": MAX_GAME_PLAYERS,
-                             "items": {"$ref": "#/$defs/player"},
-                             "description": "in the order they play"},
-                 "winners": {"oneOf": [{"type": "null"}, {
-                     "type": "array", "maxItems": MAX_GAME_PLAYERS, "items": _name()}]}},
-                ["players"])
+    tile = _object({"square": {"type": "string", "pattern": SQUARE_PATTERN,
+                               "description": "column A-O, row 1-15: H8 is the centre star"},
+                    "letter": {"type": "string", "pattern": LETTER_PATTERN},
+                    "blank": {"type": "boolean"}}, required=["square", "letter"])
+    turn = _object({"score": _int(), "total": _int(True), "kind": {"enum": list(TURN_KINDS)},
+                    "tiles": {"oneOf": [{"type": "null"}, {
+                        "type": "array", "minItems": 1, "maxItems": MAX_PLAY_TILES,
+                        "items": {"$ref": "#/$defs/tile"}}],
+                        "description": "the move log: only a play lists tiles"}},
+                   required=["score"])
+    player = _object({"name": _name(),
+                      "turns": {"type": "array", "maxItems": MAX_SCRABBLE_TURNS,
+                                "items": {"$ref": "#/$defs/turn"}},
+                      "unplayed": {"type": ["string", "null"], "maxLength": MAX_RACK,
+                                   "pattern": UNPLAYED_PATTERN},
+                      "adjustment": _int(True), "final": _int(True)}, required=["name"])
+    game = _object({"players": {"type": "array", "minItems": 1, "maxItems": MAX_GAME_PLAYERS,
+                                "items": {"$ref": "#/$defs/player"},
+                                "description": "in the order they play"},
+                    "winners": {"oneOf": [{"type": "null"}, {
+                        "type": "array", "maxItems": MAX_GAME_PLAYERS, "items": _name()}]}},
+                   required=["players"])
     options = SCRABBLE_OPTIONS
     return _sheet(SCRABBLE, f"scorepad SCRABBLE sheet ({FORMAT})", options, names, {
         "words": {"oneOf": [{"type": "null"}, {
@@ -136,10 +122,11 @@ def scrabble_schema() -> dict[str, Any]:
 
 def sorry_schema() -> dict[str, Any]:
     names = rule_names(SORRY)
-    player = _obj({"name": _name(), "home": _int(), "points": _int(True)}, ["name", "home"])
-    game = _obj({"players": {"type": "array", "minItems": 1, "maxItems": MAX_GAME_PLAYERS,
-                             "items": {"$ref": "#/$defs/player"}}}, ["players"])
-    total = _obj({"name": _name(), "total": _int(True)}, ["name"])
+    player = _object({"name": _name(), "home": _int(), "points": _int(True)},
+                     required=["name", "home"])
+    game = _object({"players": {"type": "array", "minItems": 1, "maxItems": MAX_GAME_PLAYERS,
+                                "items": {"$ref": "#/$defs/player"}}}, required=["players"])
+    total = _object({"name": _name(), "total": _int(True)}, required=["name"])
     return _sheet(SORRY, f"scorepad SORRY! play-for-points sheet ({FORMAT})",
                   SORRY_OPTIONS, names, {
                       "games": {"type": "array", "minItems": 1, "maxItems": MAX_SHEET_GAMES,

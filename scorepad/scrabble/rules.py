@@ -5,10 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..games import SCRABBLE
-from ..games.common import Citation, OptionRegistry, bool_option, choice_option, int_option
+from ..games.common import (
+    Citation,
+    GameRules,
+    OptionRegistry,
+    bool_option,
+    choice_option,
+    int_option,
+)
 
 TIE_BREAKS = ("before_adjustments", "shared")
 OPTION_FIELDS = ("bingo_bonus", "out_bonus", "tie_break")
@@ -62,27 +69,17 @@ CITATIONS: dict[str, tuple[Citation, ...]] = {
 
 
 @dataclass(frozen=True)
-class ScrabbleRules:
+class ScrabbleRules(GameRules):
     """How a SCRABBLE score sheet is checked."""
 
-    name: str
-    title: str
-    summary: str
-    aliases: tuple[str, ...] = ()
+    option_fields: ClassVar[tuple[str, ...]] = OPTION_FIELDS
+
     game: str = SCRABBLE
     bingo_bonus: int = 50  # 000:321
     out_bonus: bool = True  # 000:322: the player who went out adds the others' letters
     tie_break: str = "before_adjustments"  # 000:326; "shared": a tie on finals is shared
     citations: Mapping[str, tuple[Citation, ...]] = field(
         default_factory=lambda: CITATIONS, compare=False, hash=False, repr=False)
-
-    def cite(self, topic: str) -> list[str]:
-        return [str(c) for c in self.citations.get(topic, ())]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "title": self.title, "summary": self.summary,
-                "aliases": list(self.aliases), "game": self.game,
-                **{k: getattr(self, k) for k in OPTION_FIELDS}}
 
 
 BOOK = ScrabbleRules(

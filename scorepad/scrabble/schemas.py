@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, post_load, validate, validates_schema
+from marshmallow import fields, validate
 
 from ..games import SCRABBLE
 from ..games.schemas import (
+    GameSchema,
+    Strict,
     StrictBoolean,
     format_field,
     game_field,
+    games_field,
     load_with,
     name_field,
     optional_value,
+    players_field,
     rules_field,
     title_field,
-    unique_names,
     value,
 )
 from ..games.spec import (
@@ -25,7 +28,6 @@ from ..games.spec import (
     MAX_PLAY_TILES,
     MAX_RACK,
     MAX_SCRABBLE_TURNS,
-    MAX_SHEET_GAMES,
     MAX_WORD,
     MAX_WORDS,
     SQUARE_PATTERN,
@@ -36,36 +38,26 @@ from .rules import REGISTRY, ScrabbleRules
 from .sheet import PlayerGame, ScrabbleGame, ScrabbleSheet, Tile, Turn
 
 
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-
-class ScrabbleTileSchema(_Strict):
+class ScrabbleTileSchema(Strict):
+    model = Tile
     square = fields.String(required=True, validate=validate.Regexp(
         SQUARE_PATTERN, error="a square: column A-O and row 1-15, such as H8"))
     letter = fields.String(required=True, validate=validate.Regexp(
         LETTER_PATTERN, error="one capital letter A-Z (a blank: the letter it stands for)"))
     blank = StrictBoolean(load_default=False)
 
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Tile:
-        return Tile(**data)
 
-
-class ScrabbleTurnSchema(_Strict):
+class ScrabbleTurnSchema(Strict):
+    model = Turn
     score = value(required=True)
     total = optional_value()
     kind = fields.String(load_default="play", validate=validate.OneOf(TURN_KINDS))
     tiles = fields.List(fields.Nested(ScrabbleTileSchema), allow_none=True, load_default=None,
                         validate=validate.Length(min=1, max=MAX_PLAY_TILES))
 
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Turn:
-        return Turn(**data)
 
-
-class ScrabblePlayerSchema(_Strict):
+class ScrabblePlayerSchema(Strict):
+    model = PlayerGame
     name = name_field(required=True)
     turns = fields.List(fields.Nested(ScrabbleTurnSchema), load_default=list,
                         validate=validate.Length(max=MAX_SCRABBLE_TURNS))
@@ -75,27 +67,16 @@ class ScrabblePlayerSchema(_Strict):
     adjustment = optional_value()
     final = optional_value()
 
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> PlayerGame:
-        return PlayerGame(**data)
 
-
-class ScrabbleGameSchema(_Strict):
-    players = fields.List(fields.Nested(ScrabblePlayerSchema), required=True,
-                          validate=validate.Length(min=1, max=MAX_GAME_PLAYERS))
+class ScrabbleGameSchema(GameSchema):
+    model = ScrabbleGame
+    players = players_field(ScrabblePlayerSchema)
     winners = fields.List(name_field(), allow_none=True, load_default=None,
                           validate=validate.Length(max=MAX_GAME_PLAYERS))
 
-    @validates_schema
-    def names(self, data: dict[str, Any], **_: Any) -> None:
-        unique_names([p.name for p in data.get("players", [])], "players")
 
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> ScrabbleGame:
-        return ScrabbleGame(**data)
-
-
-class ScrabbleSheetSchema(_Strict):
+class ScrabbleSheetSchema(Strict):
+    model = ScrabbleSheet
     format = format_field()
     game = game_field(SCRABBLE)
     title = title_field()
@@ -103,13 +84,7 @@ class ScrabbleSheetSchema(_Strict):
     words = fields.List(fields.String(validate=validate.Regexp(
         rf"^[A-Za-z]{{1,{MAX_WORD}}}$", error=f"a word of 1 to {MAX_WORD} letters A-Z")),
         allow_none=True, load_default=None, validate=validate.Length(max=MAX_WORDS))
-    games = fields.List(fields.Nested(ScrabbleGameSchema), required=True,
-                        validate=validate.Length(min=1, max=MAX_SHEET_GAMES))
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> ScrabbleSheet:
-        return ScrabbleSheet(games=data["games"], rules=data["rules"], title=data["title"],
-                             words=data["words"])
+    games = games_field(ScrabbleGameSchema)
 
 
 _SCHEMA = ScrabbleSheetSchema()

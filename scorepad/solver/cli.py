@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from ..audit import audit_sheet
-from ..cli import ExitCode, InputError, add_command
+from ..cliapi import ExitCode, InputError, add_command
 from ..inputs import FORMAT, RULES_HELP, add_card_arguments, card_arg, check_card, load, rules_arg
 from ..rules import RuleSet, RuleSetError, UnknownRuleSet, get_rules
 from .analysis import AnalysisError, GameAnalysis, advise, analyse_sheet

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..games import SORRY
 from ..games.common import (
     Citation,
     GameCode,
+    GameRules,
     OptionRegistry,
     Severity,
     choice_option,
@@ -69,13 +70,11 @@ TOPIC: dict[SorryCode, str] = {
 
 
 @dataclass(frozen=True)
-class SorryRules:
+class SorryRules(GameRules):
     """How a SORRY! play-for-points sheet is checked."""
 
-    name: str
-    title: str
-    summary: str
-    aliases: tuple[str, ...] = ()
+    option_fields: ClassVar[tuple[str, ...]] = OPTION_FIELDS
+
     game: str = SORRY
     # 000:141-143 list three shut-out premiums, each with its own condition and none
     # saying "instead": "cumulative" adds every one whose condition holds (no opponent's
@@ -85,15 +84,8 @@ class SorryRules:
         default_factory=lambda: CITATIONS, compare=False, hash=False, repr=False)
 
     def cite(self, topic: str) -> list[str]:
-        cites = self.citations.get(topic, ())
-        if topic == "points":
-            cites = (*cites, *self.citations.get("shutout", ()))
-        return [str(c) for c in cites]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "title": self.title, "summary": self.summary,
-                "aliases": list(self.aliases), "game": self.game,
-                **{k: getattr(self, k) for k in OPTION_FIELDS}}
+        cites = super().cite(topic)
+        return [*cites, *super().cite("shutout")] if topic == "points" else cites
 
 
 BOOK = SorryRules(

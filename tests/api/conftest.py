@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.serving import make_server
 
 from api import create_app
 
@@ -78,6 +81,29 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 @pytest.fixture()
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """``app`` over real HTTP on loopback (werkzeug's server in a thread): its base URL."""
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        t.join(5)
+        app.extensions["scorepad.engine"].dispose()
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[str]:
+    """The service (no rate limits) over real HTTP on loopback: its base URL."""
+    with serving(create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'srv.db'}",
+                             "RATELIMIT_ENABLED": False})) as url:
+        yield url
 
 
 class GroupRef:

@@ -5,16 +5,11 @@ path for a bad sheet, and the OpenAPI document naming both answers."""
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-from werkzeug.serving import make_server
-
-from api import create_app
 
 PADS = Path(__file__).resolve().parents[2] / "sample_pads"
 
@@ -24,19 +19,9 @@ def pad(name: str) -> Any:
 
 
 @pytest.fixture()
-def server(tmp_path: Path) -> Iterator[str]:
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'srv.db'}",
-                      "RATELIMIT_ENABLED": False})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}/api/v1"
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
-        app.extensions["scorepad.engine"].dispose()
+def server(server: str) -> str:
+    """conftest's server, at the API's base URL."""
+    return f"{server}/api/v1"
 
 
 def test_verify_dispatches_on_the_game(server: str) -> None:

@@ -22,11 +22,10 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from api import create_app
 
-from .conftest import GroupRef, full_game, pad, sheet
+from .conftest import GroupRef, full_game, pad, serving, sheet
 from .test_service import PROBLEM, assert_problem
 
 REDIS_URL = os.environ.get("SCOREPAD_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -426,17 +425,8 @@ def test_two_workers_share_one_write_limit_in_redis(two_workers: str) -> None:
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[str]:
-    app = make_app(tmp_path)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
-        app.extensions["scorepad.engine"].dispose()
+    with serving(make_app(tmp_path)) as url:
+        yield url
 
 
 def test_a_chunked_body_over_the_limit_is_413(server: str) -> None:

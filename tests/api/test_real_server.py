@@ -9,33 +9,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
-from werkzeug.serving import make_server
 
-from api import create_app
 from api.service import NOT_FOUND_HINT
 
 from .conftest import full_game, pad, sheet
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[str]:
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'srv.db'}",
-                      "RATELIMIT_ENABLED": False})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
-        app.extensions["scorepad.engine"].dispose()
 
 
 def test_verify_and_matches_over_http(server: str) -> None:

@@ -411,6 +411,12 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in HEAVY)))
             assert "numba" in loaded and "flask" not in loaded and "cv2" not in loaded
         else:
             assert loaded == [], args
+    # a plain sheet is read by the fast loader, without marshmallow (any game's verify/tally)
+    code = code.replace(repr(HEAVY), repr(("marshmallow",)))
+    for command in ("verify", "tally"):
+        r = subprocess.run([sys.executable, "-c", code, command, str(PADS / "perfect_1575.json")],
+                           capture_output=True, text=True, timeout=120, check=True)
+        assert json.loads(r.stdout) == [], command
 
 
 def test_last_resort_handler(monkeypatch: pytest.MonkeyPatch,
