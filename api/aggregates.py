@@ -17,6 +17,10 @@ from its sheets, aggregated in SQL (restore, the migration's back-fill); a test 
 that random writes leave exactly the rows a rebuild gives. On PostgreSQL the group's
 row is locked first, so that concurrent writes to one group queue.
 
+These rows are a group's Yahtzee matches (a SCRABBLE or SORRY! match has only its
+``stat_matches`` row here); ``api.boardstats`` keeps the other games' rows, called from
+``sync_match`` and ``rebuild_group`` in the same transaction.
+
 Reads: ``api.statsread``.
 """
 
@@ -32,8 +36,9 @@ from sqlalchemy.orm import Session, aliased
 
 from scorepad import stats
 from scorepad.boxes import ALL_BOXES
+from scorepad.games import YAHTZEE
 
-from . import fastsheet
+from . import boardstats, fastsheet
 from .db import (
     BOX_COLUMNS,
     Group,
@@ -166,7 +171,8 @@ def sync_match(s: Session, group_id: str, match_id: str, m: Match | None) -> Non
     s.execute(delete(StatGame).where(StatGame.match_id == match_id))
     s.execute(delete(StatMatch).where(StatMatch.match_id == match_id))
     if m is not None:
-        s.add(_list_row(m, m.current.played_on))
+        s.add(_list_row(m.id, m.group_id, m.created_at, m.game, m.current.played_on))
+    if m is not None and m.game == YAHTZEE:
         games, entries = match_rows(group_id, match_id, m.current)
         insert_rows(s, games, entries)
         new_games = [g["complete"] for g in games]
@@ -175,11 +181,13 @@ def sync_match(s: Session, group_id: str, match_id: str, m: Match | None) -> Non
     _apply_players(s, group_id, players)
     _apply_pairs(s, group_id, pairs)
     _count_games(s, group_id, old_games, new_games)
+    boardstats.sync_match(s, group_id, match_id, m)
 
 
-def _list_row(m: Match, played_on: dt.date | None) -> StatMatch:
-    return StatMatch(match_id=m.id, group_id=m.group_id, sort_date=played_on or dt.date.min,
-                     created_at=m.created_at)
+def _list_row(match_id: str, group_id: str, created_at: dt.datetime, game: str,
+              played_on: dt.date | None) -> StatMatch:
+    return StatMatch(match_id=match_id, group_id=group_id, game=game,
+                     sort_date=played_on or dt.date.min, created_at=created_at)
 
 
 def _count_games(s: Session, group_id: str, old: list[bool], new: list[bool]) -> None:
@@ -208,19 +216,21 @@ def rebuild_group(s: Session, group_id: str) -> None:
     for table in (StatEntry, StatGame, StatPlayer, StatScore, StatPair, StatGroup, StatMatch):
         s.execute(delete(table).where(table.group_id == group_id))
     rows = s.execute(
-        select(Match, MatchVersion)
+        select(Match.id, Match.created_at, Match.game, MatchVersion)
         .join(MatchVersion, (MatchVersion.match_id == Match.id)
               & (MatchVersion.version == Match.current_version))
         .where(Match.group_id == group_id)).all()
     games: list[dict[str, Any]] = []
     entries: list[dict[str, Any]] = []
-    for m, v in rows:
-        s.add(_list_row(m, v.played_on))
-        g, e = match_rows(group_id, v.match_id, v)
-        games += g
-        entries += e
+    for mid, created_at, game, v in rows:
+        s.add(_list_row(mid, group_id, created_at, game, v.played_on))
+        if game == YAHTZEE:
+            g, e = match_rows(group_id, v.match_id, v)
+            games += g
+            entries += e
     insert_rows(s, games, entries)
     rebuild_from_entries(s, group_id)
+    boardstats.rebuild_group(s, group_id)
 
 
 def rebuild_pairs(s: Session, group_id: str) -> None:

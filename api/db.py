@@ -68,6 +68,8 @@ class Match(Base):
     current_version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    # the sheets' game (scorepad.games.GAMES); a correction keeps it
+    game: Mapped[str] = mapped_column(String(16), default="yahtzee", server_default="yahtzee")
 
     group: Mapped[Group] = relationship(back_populates="matches")
     versions: Mapped[list[MatchVersion]] = relationship(
@@ -228,9 +230,12 @@ class StatMatch(Base):
     group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     sort_date: Mapped[dt.date] = mapped_column(Date)  # played_on, or date.min when undated
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    game: Mapped[str] = mapped_column(String(16), default="yahtzee", server_default="yahtzee")
 
 
 Index("ix_stat_matches_order", StatMatch.group_id, StatMatch.sort_date.desc(),
+      StatMatch.created_at.desc(), StatMatch.match_id)
+Index("ix_stat_matches_game", StatMatch.group_id, StatMatch.game, StatMatch.sort_date.desc(),
       StatMatch.created_at.desc(), StatMatch.match_id)
 
 
@@ -261,6 +266,70 @@ class StatPair(Base):
     wins_b: Mapped[int] = mapped_column(Integer)
     ties: Mapped[int] = mapped_column(Integer)
     margin: Mapped[int] = mapped_column(Integer)
+
+
+class StatBoardEntry(Base):
+    """One player's line of one game of a SCRABBLE or SORRY! match's current version (the
+    game as checked: correct scores, not the slips; ``api.boardstats``)."""
+
+    __tablename__ = "stat_board_entries"
+    __table_args__ = (
+        Index("ix_stat_board_entries_player", "group_id", "game", "player_key", "complete",
+              "sort_date", "match_id", "game_no"),
+        Index("ix_stat_board_entries_order", "group_id", "game", "sort_date", "match_id",
+              "game_no", "seat"),
+        Index("ix_stat_board_entries_match", "match_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    game_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    played_on: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    sort_date: Mapped[dt.date] = mapped_column(Date)
+    place: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    rule_set: Mapped[str] = mapped_column(String(64))
+    complete: Mapped[bool] = mapped_column(Boolean)
+    player_key: Mapped[str] = mapped_column(String)
+    player_name: Mapped[str] = mapped_column(String)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)  # final score, points
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    won: Mapped[bool] = mapped_column(Boolean)  # complete and among the game's winners
+    best_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)  # SCRABBLE
+
+
+class StatBoardPlayer(Base):
+    """A player's sums over the finished SCRABBLE or SORRY! games of a group (per game);
+    best and best_turn read back from the entries after each write."""
+
+    __tablename__ = "stat_board_players"
+
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String, primary_key=True)
+    name: Mapped[str] = mapped_column(String)  # the spelling of the latest finished game
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    total_sum: Mapped[int] = mapped_column(BigInteger)
+    best: Mapped[int] = mapped_column(Integer)
+    best_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class StatBoardGroup(Base):
+    """A group's counts of SCRABBLE or SORRY! matches and games (per game)."""
+
+    __tablename__ = "stat_board_groups"
+
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    games_in_progress: Mapped[int] = mapped_column(Integer)
 
 
 def _sqlite_url(url: str) -> bool:

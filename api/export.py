@@ -1,7 +1,9 @@
 """A group's games as CSV: one row per game per player (``GET .../export.csv``).
 
 ``csv_stream`` writes it from the stored entry rows (``api.aggregates``), a batch at a
-time; ``csv_text`` writes the same CSV from games recomputed from the sheets.
+time; ``csv_text`` writes the same CSV from games recomputed from the sheets. A SCRABBLE
+or SORRY! export (``game``) has its own columns (``boardstats.CSV_COLUMNS``: each
+player's correct final score or points, rank, win and, for SCRABBLE, best turn).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Any
 
 from scorepad import stats
 from scorepad.boxes import ALL_BOXES
+from scorepad.games import YAHTZEE
 
-from . import db, statsread
+from . import boardstats, db, statsread
 
 CSV_COLUMNS = (["match_id", "version", "played_on", "place", "rule_set", "game", "complete",
                 "player", "grand_total", "rank", "won"]
@@ -59,13 +62,15 @@ def _stored(value: Any) -> Any:
     return value
 
 
-def csv_stream(group_id: str) -> Iterator[str]:
+def csv_stream(group_id: str, game: str = YAHTZEE) -> Iterator[str]:
     """The CSV in pieces: the header with the first batch of rows, then a batch at a time."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(CSV_COLUMNS)
+    w.writerow(CSV_COLUMNS if game == YAHTZEE else boardstats.CSV_COLUMNS)
     with db.reading() as s:
-        for batch in statsread.csv_entries(s, group_id):
+        batches = statsread.csv_entries(s, group_id) if game == YAHTZEE \
+            else boardstats.csv_entries(s, group_id, game)
+        for batch in batches:
             w.writerows([cell(_stored(c)) for c in row] for row in batch)
             yield out.getvalue()
             out.seek(0)

@@ -18,10 +18,13 @@ from sqlalchemy.exc import IntegrityError
 
 from scorepad import stats
 from scorepad.card import Sheet
+from scorepad.games import YAHTZEE
+from scorepad.games.dispatch import check_other, game_of
+from scorepad.games.groupstats import board_games
 from scorepad.rules import get_rules
 from scorepad.schemas import dump_sheet
 
-from . import auth, domain, export, statsread, storage
+from . import auth, boardstats, domain, export, statsread, storage
 from .blueprint import Blueprint
 from .db import Group, Match, MatchVersion, writing
 from .errors import ApiError, ProblemCode
@@ -40,6 +43,8 @@ from .schemas import (
 )
 from .shape import json_text
 from .statschemas import (
+    BOARD_LEADERBOARD_KEYS,
+    GameQuerySchema,
     HeadToHeadQuerySchema,
     HeadToHeadSchema,
     LeaderboardQuerySchema,
@@ -95,8 +100,24 @@ class MatchOut:
     def games(self) -> list[dict[str, Any]]:
         return _games_summary(self.match, self.match.current)
 
+    @property
+    def game(self) -> Any:
+        return _game_field(self.match)
+
+
+def _game_field(m: Match) -> Any:
+    """A match's ``game`` in answers: a SCRABBLE or SORRY! match's (a Yahtzee match, as its
+    sheet, names none)."""
+    return missing if m.game == YAHTZEE else m.game
+
 
 def _games_summary(m: Match, v: MatchVersion) -> list[dict[str, Any]]:
+    if m.game != YAHTZEE:
+        return [{
+            "game": g.game_no, "complete": g.complete,
+            "scores": [{"player": p.name, "score": p.score} for p in g.players],
+            "winners": sorted(p.name for p in g.players if p.won),
+        } for g in board_games(m.game, v.sheet)]
     games = stats.games_of(stats.StoredMatch(m.id, v.version, v.played_on, v.place, v.sheet))
     return [{
         "game": g.game_no, "complete": g.complete,
@@ -133,7 +154,9 @@ def get_group(group_id: str) -> GroupOut:
 
 def _prepare(body: dict[str, Any], reason: str | None = None) -> tuple[storage.VersionData, Any]:
     """Validated body -> (the version to store, the sheet's audit Report)."""
-    sheet: Sheet = body["sheet"]
+    sheet = body["sheet"]
+    if not isinstance(sheet, Sheet):
+        return _prepare_other(body, sheet, reason)
     if body.get("rules"):
         sheet.rules = get_rules(body["rules"]).name
     rules = get_rules(sheet.rules)
@@ -143,6 +166,28 @@ def _prepare(body: dict[str, Any], reason: str | None = None) -> tuple[storage.V
         rule_set=rules.name, players=[p.name for p in sheet.players], sheet=dump_sheet(sheet),
         audit_ok=report.ok)
     return data, report
+
+
+def _prepare_other(body: dict[str, Any], sheet: Any, reason: str | None
+                   ) -> tuple[storage.VersionData, Any]:
+    """A SCRABBLE or SORRY! sheet: checked with its game's rules (the sheet's own)."""
+    if body.get("rules"):
+        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
+                       errors=[("$.rules", "a SCRABBLE or SORRY! sheet names its own rules "
+                                "(its rules field)")])
+    report = check_other(sheet)
+    dumped = sheet.to_dict()
+    names: dict[str, str] = {}
+    for g in sheet.games:
+        for p in g.players:
+            names.setdefault(stats.player_key(p.name), p.name)
+    data = storage.VersionData(
+        played_on=body["played_on"], place=body["place"], note=body["note"], reason=reason,
+        rule_set=report.rule_set.name, players=list(names.values()), sheet=dumped,
+        audit_ok=report.ok, game=game_of(dumped))
+    audit = {"ok": report.ok, "verdict": report.verdict, "counts": report.counts(),
+             "findings": [f.to_dict() for f in report.findings]}
+    return data, audit
 
 
 def _config(name: str) -> int:
@@ -166,10 +211,12 @@ class Matches(MethodView):
     @blp.response(200, MatchListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query: dict[str, Any], group_id: str) -> dict[str, Any]:
-        """The group's matches, newest first (optionally those a player took part in)."""
+        """The group's matches, newest first (optionally those a player took part in, or
+        those of one game)."""
         lim, off = query["limit"], query["offset"]
         with auth.opened_group(group_id) as (s, g):
-            total, rows = statsread.match_page(s, g.id, lim, off, query.get("player"))
+            total, rows = statsread.match_page(s, g.id, lim, off, query.get("player"),
+                                               query.get("game"))
             return {"total": total, "limit": lim, "offset": off,
                     "matches": [MatchSummaryOut(v, m) for m, v in rows]}
 
@@ -191,6 +238,10 @@ class MatchSummaryOut:
     @property
     def updated_at(self) -> Any:
         return self.match.updated_at
+
+    @property
+    def game(self) -> Any:
+        return _game_field(self.match)
 
 
 @blp.route("/groups/<string:group_id>/matches/<string:match_id>")
@@ -240,19 +291,32 @@ def match_history(group_id: str, match_id: str) -> Match:
 @blp.doc(security=SECURITY)
 def group_stats(query: dict[str, Any], group_id: str) -> dict[str, Any]:
     """Statistics of the whole group and of each player (a page of the players, by name),
-    from the stored games."""
+    from the stored games of one game (``game``, default yahtzee)."""
     lim, off = query["limit"], query["offset"]
     with auth.opened_group(group_id) as (s, g):
-        summary = statsread.group_summary(s, g.id, lim, off)
+        if query["game"] != YAHTZEE:
+            summary = boardstats.group_summary(s, g.id, query["game"], lim, off)
+        else:
+            summary = statsread.group_summary(s, g.id, lim, off)
     return {"group": g.id, **summary, "limit": lim, "offset": off}
 
 
 @blp.route("/groups/<string:group_id>/players/<string:name>/stats", methods=["GET"])
+@blp.arguments(GameQuerySchema, location="query")
 @blp.response(200, PlayerStatsSchema)
 @blp.doc(security=SECURITY)
-def player_stats(group_id: str, name: str) -> dict[str, Any]:
-    """One player's statistics (names match case-insensitively)."""
+def player_stats(query: dict[str, Any], group_id: str, name: str) -> dict[str, Any]:
+    """One player's statistics in one game (``game``, default yahtzee; names match
+    case-insensitively)."""
+    game = query["game"]
     with auth.opened_group(group_id) as (s, g):
+        if game != YAHTZEE:
+            key = stats.player_key(name)
+            board = boardstats.players(s, g.id, game, key).get(key)
+            if board is None:
+                raise ApiError(404, ProblemCode.UNKNOWN_PLAYER,
+                               f"no finished {game} game of this player in the group")
+            return {**board, "game": game}
         d = statsread.player(s, g.id, name)
         if d is None:
             raise ApiError(404, ProblemCode.UNKNOWN_PLAYER,
@@ -266,11 +330,20 @@ def player_stats(group_id: str, name: str) -> dict[str, Any]:
 @blp.response(200, LeaderboardSchema)
 @blp.doc(security=SECURITY)
 def leaderboard(query: dict[str, Any], group_id: str) -> dict[str, Any]:
-    """Players ranked by wins (or another figure); equal values share a rank."""
+    """Players ranked by wins (or another figure) in one game (``game``, default yahtzee);
+    equal values share a rank. A figure the game does not have ranks nobody."""
+    game, by = query["game"], query["by"]
     with auth.opened_group(group_id) as (s, g):
-        rows = statsread.leaderboard(s, g.id, query["by"], query["min_games"])
+        if by not in BOARD_LEADERBOARD_KEYS.get(game, stats.LEADERBOARD_KEYS):
+            rows = []  # not a figure of this game: nobody has it
+        elif game != YAHTZEE:
+            figures = boardstats.players(s, g.id, game).values()
+            rows = stats.rank_players(figures, by, query["min_games"])
+        else:
+            rows = statsread.leaderboard(s, g.id, by, query["min_games"])
     lim, off = query["limit"], query["offset"]
-    return {"by": query["by"], "total": len(rows), "limit": lim, "offset": off,
+    extra = {"game": game} if game != YAHTZEE else {}
+    return {"by": by, **extra, "total": len(rows), "limit": lim, "offset": off,
             "rows": rows[off:off + lim]}
 
 
@@ -289,14 +362,17 @@ def head_to_head(query: dict[str, Any], group_id: str) -> dict[str, Any]:
 # ---- export, backup, import ---------------------------------------------------------------
 
 @blp.route("/groups/<string:group_id>/export.csv", methods=["GET"])
+@blp.arguments(GameQuerySchema, location="query")
 @blp.response(200, description="one row per game per player",
               content_type="text/csv")
 @blp.doc(security=SECURITY)
-def export_csv(group_id: str) -> Response:
-    """The group's games as CSV: one row per game per player (streamed)."""
+def export_csv(query: dict[str, Any], group_id: str) -> Response:
+    """The group's games of one game (``game``, default yahtzee) as CSV: one row per game
+    per player (streamed)."""
     with auth.opened_group(group_id) as (_, g):
         gid = g.id
-    return Response(stream_with_context(export.csv_stream(gid)), mimetype="text/csv",
+    return Response(stream_with_context(export.csv_stream(gid, query["game"])),
+                    mimetype="text/csv",
                     headers={"Content-Disposition":
                              f'attachment; filename="scorepad-{group_id}.csv"'})
 

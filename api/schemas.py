@@ -7,19 +7,23 @@ reads; everything here wraps it. Every request schema rejects unknown fields.
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import RAISE, fields, validate
 
 from scorepad.boxes import ALL_BOXES
+from scorepad.games import GAMES, YAHTZEE
+from scorepad.games.dispatch import UnknownGame, game_of, load_other, without_game
 
 # RULE_NAMES: every name and alias of the registry, as the OpenAPI enum of a rule-set parameter
 from scorepad.jsonschema import RULE_NAMES as RULE_NAMES
 from scorepad.jsonschema import rules_properties
 from scorepad.rules import MAX_RULES_NAME as MAX_RULES_NAME
 from scorepad.rules import UnknownRuleSet, get_rules
-from scorepad.schemas import RulesField, SheetSchema, StrictInteger
+from scorepad.schemas import RulesField, SheetFormatError, SheetSchema, StrictInteger
 from scorepad.sheetspec import MAX_NAME, MAX_PLAYERS, MAX_VALUE
 
 # The report, tally and rule-set output schemas (api.reports), as the views name them here
@@ -208,13 +212,54 @@ class GroupCreatedSchema(GroupSchema):
     token = fields.String(metadata={"description": "shown once; store it: only its hash is kept"})
 
 
+def _nested_messages(errors: list[tuple[str, str]]) -> dict[Any, Any]:
+    """[(JSON path, message)] -> marshmallow's nested messages (``api.errors`` flattens
+    them back, under the field's own path)."""
+    out: dict[Any, Any] = {}
+    for path, msg in errors:
+        keys: list[Any] = [int(i) if i else k for k, i in re.findall(
+            r"\.([^.\[]+)|\[(\d+)\]", path[1:])] or ["_schema"]
+        node = out
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        node.setdefault(keys[-1], []).append(msg)
+    return out
+
+
+class AnySheetField(fields.Nested):
+    """A sheet of any game (``scorepad.games``): a Yahtzee sheet (no ``game``, or
+    ``"game": "yahtzee"``) loads as ``SheetSchema``; a SCRABBLE or SORRY! sheet as its
+    game's sheet."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(SheetSchema, metadata={
+            "description": "a sheet: Yahtzee (this schema), or a SCRABBLE or SORRY! sheet "
+                           "(\"game\": \"scrabble\" or \"sorry\"; see ScrabbleSheet and "
+                           "SorrySheet)"}, **kw)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     partial: Any = None, **kw: Any) -> Any:
+        try:
+            game = game_of(value)
+        except UnknownGame as exc:
+            raise ma.ValidationError(_nested_messages(exc.errors)) from None
+        if game == YAHTZEE:
+            return super()._deserialize(without_game(value), attr, data, partial, **kw)
+        try:
+            return load_other(game, value)
+        except SheetFormatError as exc:
+            raise ma.ValidationError(_nested_messages(exc.errors)) from None
+
+
 class MatchInSchema(StrictSchema):
     played_on = fields.Date(load_default=None, allow_none=True)
     place = fields.String(load_default=None, allow_none=True, validate=_text(MAX_PLACE))
     note = fields.String(load_default=None, allow_none=True, validate=_text(MAX_NOTE))
     rules = _rules_field(load_default=None, allow_none=True,
-                         metadata={"description": "overrides the sheet's rules"})
-    sheet = fields.Nested(SheetSchema, required=True)
+                         metadata={"description": "overrides the sheet's rules (a Yahtzee "
+                                                  "sheet; a SCRABBLE or SORRY! sheet names "
+                                                  "its own)"})
+    sheet = AnySheetField(required=True)
 
 
 class MatchCorrectionSchema(MatchInSchema):
@@ -244,6 +289,8 @@ class MatchSchema(MatchVersionSchema):
     first_created_at = UtcDateTime()
     games = fields.List(fields.Dict())
     audit = fields.Nested(MatchAuditSchema, allow_none=True)
+    game = fields.String(metadata={"enum": list(GAMES), "description": "a SCRABBLE or SORRY! "
+                                   "match's game (a Yahtzee match names none)"})
 
 
 class MatchSummarySchema(ma.Schema):
@@ -255,6 +302,8 @@ class MatchSummarySchema(ma.Schema):
     players = fields.List(fields.String())
     audit_ok = fields.Boolean(allow_none=True)
     updated_at = UtcDateTime()
+    game = fields.String(metadata={"enum": list(GAMES), "description": "a SCRABBLE or SORRY! "
+                                   "match's game (a Yahtzee match names none)"})
 
 
 class MatchListSchema(ma.Schema):
@@ -268,6 +317,8 @@ class MatchListQuerySchema(StrictSchema):
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 1_000_000))
     player = fields.String(validate=validate.Length(min=1, max=MAX_NAME))
+    game = fields.String(validate=validate.OneOf(GAMES), metadata={
+        "description": "only the matches of this game"})
 
 
 class HistorySchema(ma.Schema):

@@ -3,6 +3,11 @@ their query parameters: every field of ``scorepad.stats.summarize`` written out.
 
 Long lists are pages: ``limit`` (at most ``MAX_PAGE``) and ``offset``, with the list's
 ``total`` in the answer.
+
+``game`` (default ``yahtzee``): the statistics of that game's matches. A Yahtzee answer is
+as it always was (it names no game); a SCRABBLE or SORRY! answer names its game and has
+that game's figures (``api.boardstats``): games, wins, win rate, average and best score,
+and for SCRABBLE the best turn.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from scorepad.boxes import ALL_BOXES
+from scorepad.games import GAMES, SCRABBLE, SORRY, YAHTZEE
 from scorepad.sheetspec import MAX_NAME
 from scorepad.stats import LEADERBOARD_KEYS
 
@@ -28,6 +34,26 @@ def _limit(what: str) -> fields.Integer:
 def _offset(what: str) -> fields.Integer:
     return fields.Integer(load_default=0, validate=validate.Range(0, 1_000_000),
                           metadata={"description": f"how many {what} to skip"})
+
+
+BOARD_LEADERBOARD_KEYS = {SCRABBLE: ("wins", "win_rate", "average", "best", "games",
+                                     "best_turn"),
+                          SORRY: ("wins", "win_rate", "average", "best", "games")}
+
+
+def _game() -> fields.String:
+    return fields.String(load_default=YAHTZEE, validate=validate.OneOf(GAMES), metadata={
+        "description": "the statistics of this game's matches (a SCRABBLE or SORRY! answer "
+                       "names its game and has that game's figures)"})
+
+
+class GameQuerySchema(ma.Schema):
+    """``?game=`` alone (other query parameters are ignored, as they always were)."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    game = _game()
 
 
 BoxFiguresSchema = ma.Schema.from_dict(
@@ -79,6 +105,8 @@ class FiguresSchema(ma.Schema):
     box_average = fields.Nested(BoxFiguresSchema, allow_none=True)
     box_zero_rate = fields.Nested(BoxFiguresSchema, allow_none=True)
     reference = fields.Nested(ReferenceComparisonSchema)
+    best_turn = fields.Integer(allow_none=True, metadata={
+        "description": "SCRABBLE: the best turn's score"})
 
 
 class PlayerFiguresSchema(FiguresSchema):
@@ -91,10 +119,13 @@ class PlayerFiguresSchema(FiguresSchema):
 class StatsQuerySchema(StrictSchema):
     limit = _limit("players")
     offset = _offset("players")
+    game = _game()
 
 
 class StatsSchema(ma.Schema):
     group = fields.String()
+    game = fields.String(metadata={"enum": [SCRABBLE, SORRY],
+                                   "description": "a SCRABBLE or SORRY! answer's game"})
     games = fields.Integer(metadata={"description": "finished games"})
     games_in_progress = fields.Integer()
     matches = fields.Integer()
@@ -118,15 +149,21 @@ class HeadToHeadRowSchema(ma.Schema):
 
 
 class PlayerStatsSchema(PlayerFiguresSchema):
+    game = fields.String(metadata={"enum": [SCRABBLE, SORRY],
+                                   "description": "a SCRABBLE or SORRY! answer's game"})
     head_to_head = fields.List(fields.Nested(HeadToHeadRowSchema), metadata={
         "description": "this player (player_a) against each other player"})
 
 
 class LeaderboardQuerySchema(StrictSchema):
-    by = fields.String(load_default="wins", validate=validate.OneOf(LEADERBOARD_KEYS))
+    by = fields.String(load_default="wins", validate=validate.OneOf(
+        (*LEADERBOARD_KEYS, "best_turn")), metadata={
+        "description": "the figure to rank by: best_turn for SCRABBLE only; median, "
+                       "upper_bonus_rate and yahtzees_per_game for Yahtzee only"})
     min_games = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
     limit = _limit("rows")
     offset = _offset("rows")
+    game = _game()
 
 
 class LeaderboardRowSchema(ma.Schema):
@@ -141,6 +178,8 @@ class LeaderboardRowSchema(ma.Schema):
 
 class LeaderboardSchema(ma.Schema):
     by = fields.String()
+    game = fields.String(metadata={"enum": [SCRABBLE, SORRY],
+                                   "description": "a SCRABBLE or SORRY! answer's game"})
     total = fields.Integer(metadata={"description": "how many rows in all"})
     limit = fields.Integer()
     offset = fields.Integer()

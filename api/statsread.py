@@ -221,24 +221,26 @@ def player_series(s: Session, group_id: str, key: str, limit: int, skip: int
     return [(d, t) for d, t in reversed(rows)]
 
 
-def match_page(s: Session, group_id: str, limit: int, offset: int, player: str | None = None
-               ) -> tuple[int, list[Any]]:
+def match_page(s: Session, group_id: str, limit: int, offset: int, player: str | None = None,
+               game: str | None = None) -> tuple[int, list[Any]]:
     """(how many, a page of (Match, current MatchVersion) rows), newest first (undated
     last; then the latest stored first); ``player``: only the matches whose sheet names
-    that player."""
+    that player; ``game``: only the matches of that game."""
     order = (StatMatch.sort_date.desc(), StatMatch.created_at.desc(), StatMatch.match_id)
     cur = and_(MatchVersion.match_id == Match.id, MatchVersion.version == Match.current_version)
+    where = [StatMatch.group_id == group_id]
+    if game is not None:
+        where.append(StatMatch.game == game)
     if player is None:
-        total = s.scalar(select(func.count()).select_from(StatMatch)
-                         .where(StatMatch.group_id == group_id)) or 0
-        ids = list(s.scalars(select(StatMatch.match_id).where(StatMatch.group_id == group_id)
+        total = s.scalar(select(func.count()).select_from(StatMatch).where(*where)) or 0
+        ids = list(s.scalars(select(StatMatch.match_id).where(*where)
                              .order_by(*order).offset(offset).limit(limit)))
     else:
         want = stats.player_key(player)
         every = [mid for mid, names in s.execute(
             select(StatMatch.match_id, MatchVersion.players)
             .join(Match, Match.id == StatMatch.match_id).join(MatchVersion, cur)
-            .where(StatMatch.group_id == group_id).order_by(*order))
+            .where(*where).order_by(*order))
             if want in {stats.player_key(n) for n in names}]
         total, ids = len(every), every[offset:offset + limit]
     if not ids:

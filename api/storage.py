@@ -17,6 +17,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from scorepad import stats
+from scorepad.games import YAHTZEE
+from scorepad.games.dispatch import UnknownGame, game_of, load_other
 from scorepad.schemas import SheetFormatError, load_sheet
 
 from . import aggregates
@@ -68,6 +70,7 @@ class VersionData:
     players: list[str]
     sheet: dict[str, Any]
     audit_ok: bool
+    game: str = YAHTZEE  # the sheet's game (scorepad.games.GAMES)
 
     def row(self, version: int, now: dt.datetime) -> MatchVersion:
         return MatchVersion(
@@ -81,7 +84,8 @@ def add_match(s: Session, g: Group, data: VersionData, max_matches: int) -> Matc
     if count_matches(s, g.id) >= max_matches:
         raise ApiError(409, ProblemCode.GROUP_FULL, "this group holds the maximum number of matches")
     now = utcnow()
-    m = Match(id=new_id(), group_id=g.id, current_version=1, created_at=now, updated_at=now)
+    m = Match(id=new_id(), group_id=g.id, current_version=1, created_at=now, updated_at=now,
+              game=data.game)
     m.versions.append(data.row(1, now))
     s.add(m)
     s.flush()
@@ -90,7 +94,11 @@ def add_match(s: Session, g: Group, data: VersionData, max_matches: int) -> Matc
 
 
 def add_version(s: Session, m: Match, data: VersionData, max_versions: int) -> Match:
-    """A correction: a new current version (the earlier ones stay); 409 at ``max_versions``."""
+    """A correction: a new current version (the earlier ones stay); 409 at ``max_versions``;
+    422 when the sheet is of another game than the match's."""
+    if data.game != m.game:
+        raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the request does not validate",
+                       errors=[("$.sheet.game", f"a correction keeps the match's game: {m.game}")])
     if len(m.versions) >= max_versions:
         raise ApiError(409, ProblemCode.TOO_MANY_VERSIONS, "this match has the maximum number of "
                        "versions")
@@ -118,6 +126,21 @@ def delete_match(s: Session, m: Match) -> None:
     s.delete(m)
 
 
+def sheet_errors(sheet: Any) -> tuple[str, list[tuple[str, str]]]:
+    """(the game a stored sheet names, its format errors: JSON paths from the sheet)."""
+    try:
+        game = game_of(sheet)
+        if game == YAHTZEE:
+            load_sheet(sheet)
+        else:
+            load_other(game, sheet)
+    except UnknownGame as exc:
+        return YAHTZEE, exc.errors
+    except SheetFormatError as exc:
+        return game, exc.errors
+    return game, []
+
+
 def current_matches(s: Session, group_id: str) -> list[Any]:
     """(Match, its current MatchVersion) rows of a group, newest first."""
     return list(s.execute(
@@ -130,12 +153,12 @@ def current_matches(s: Session, group_id: str) -> list[Any]:
 
 
 def stored_matches(s: Session, group_id: str) -> list[stats.StoredMatch]:
-    """The current version of every match of a group, as the statistics read it."""
+    """The current version of every Yahtzee match of a group, as the statistics read it."""
     rows = s.execute(
         select(MatchVersion)
         .join(Match, (MatchVersion.match_id == Match.id)
               & (MatchVersion.version == Match.current_version))
-        .where(Match.group_id == group_id)
+        .where(Match.group_id == group_id, Match.game == YAHTZEE)
     ).scalars()
     return [stats.StoredMatch(v.match_id, v.version, v.played_on, v.place, v.sheet)
             for v in rows]
@@ -194,18 +217,23 @@ def restore(s: Session, data: dict[str, Any], *, new_ids: bool = False) -> Group
             continue
         m = Match(id=ids[md["id"]], group_id=g.id, current_version=md["current_version"],
                   created_at=naive(md["created_at"]), updated_at=naive(md["updated_at"]))
+        games: set[str] = set()
         for j, vd in enumerate(versions):
-            try:
-                load_sheet(vd["sheet"])
-            except SheetFormatError as exc:
+            game, bad = sheet_errors(vd["sheet"])
+            if bad:
                 errors += [(f"$.matches[{i}].versions[{j}].sheet{p[1:]}", msg)
-                           for p, msg in exc.errors]
+                           for p, msg in bad]
                 continue
+            games.add(game)
+            m.game = game
             m.versions.append(MatchVersion(
                 version=vd["version"], played_on=vd["played_on"], place=vd["place"],
                 note=vd["note"], reason=vd["reason"], rule_set=vd["rule_set"],
                 players=list(vd["players"]), sheet=vd["sheet"], audit_ok=vd["audit_ok"],
                 created_at=naive(vd["created_at"])))
+        if len(games) > 1:
+            errors.append((f"$.matches[{i}].versions", "every version of a match is of one "
+                           "game"))
         s.add(m)
     if errors:
         raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the backup does not validate", errors=errors)

@@ -7,6 +7,7 @@ server sees, and a fragment without a valid token is the API's 401/404 problem.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from flask import current_app, render_template, request
@@ -14,9 +15,11 @@ from sqlalchemy.orm import selectinload
 
 from scorepad import reference, stats
 from scorepad.boxes import ALL_BOXES, LABELS, Box
+from scorepad.games import GAMES, YAHTZEE
+from scorepad.games.groupstats import board_games
 from scorepad.rules import DEFAULT_RULES
 
-from .. import auth, statsread
+from .. import auth, boardstats, statsread
 from ..db import Match
 from ..errors import ApiError, ProblemCode
 from . import charts
@@ -46,24 +49,50 @@ def _pager(page: int, total: int, per_page: int) -> dict[str, int]:
             "last": min(total, page * per_page)}
 
 
+def _game() -> str:
+    """The ``game`` query parameter: the game whose matches and statistics are shown."""
+    game = request.args.get("game", YAHTZEE)
+    return game if game in GAMES else YAHTZEE
+
+
 def overview(gid: str) -> Any:
     page = _page()
+    game = _game()
     with auth.opened_group(gid) as (s, g):
         total, rows = statsread.match_page(s, g.id, MATCHES_PER_PAGE,
-                                            (page - 1) * MATCHES_PER_PAGE)
+                                            (page - 1) * MATCHES_PER_PAGE, game=game)
         matches = [{"id": m.id, "played_on": v.played_on, "place": v.place, "note": v.note,
                     "players": list(v.players), "audit_ok": v.audit_ok,
                     "versions": m.current_version, "rule_set": v.rule_set} for m, v in rows]
-        figures = statsread.players(s, g.id, analysis=False)  # no decision loss shown
-        summary = statsread.group_summary(s, g.id, limit=0, figures=figures)
-        board = statsread.leaderboard(s, g.id, "wins", 1, figures=figures)
+        if game == YAHTZEE:
+            figures = statsread.players(s, g.id, analysis=False)  # no decision loss shown
+            summary = statsread.group_summary(s, g.id, limit=0, figures=figures)
+            board = statsread.leaderboard(s, g.id, "wins", 1, figures=figures)
+        else:
+            summary = boardstats.group_summary(s, g.id, game, limit=0)
+            board = stats.rank_players(boardstats.players(s, g.id, game).values(), "wins")
         name = g.name
     return _fragment("web/part_overview.html", gid=gid, name=name, matches=matches,
                      summary=summary, board=board[:BOARD_ROWS], board_total=len(board),
-                     pager=_pager(page, total, MATCHES_PER_PAGE))
+                     pager=_pager(page, total, MATCHES_PER_PAGE), game=game, games=GAMES)
+
+
+def _board_player(gid: str, name: str, game: str) -> Any:
+    """A player's SCRABBLE or SORRY! figures (no charts: those compare Yahtzee play)."""
+    key = stats.player_key(name)
+    with auth.opened_group(gid) as (s, g):
+        d = boardstats.players(s, g.id, game, key).get(key)
+    if d is None:
+        raise ApiError(404, ProblemCode.UNKNOWN_PLAYER,
+                       f"no finished {game} game of this player in the group")
+    return _fragment("web/part_player.html", gid=gid, stats=d, figures=[], games=d["games"],
+                     optimal_source="", head_to_head=[], pager=_pager(1, 0, GAMES_PER_PAGE),
+                     name=name, game=game)
 
 
 def player(gid: str, name: str) -> Any:
+    if _game() != YAHTZEE:
+        return _board_player(gid, name, _game())
     page = _page()
     key = stats.player_key(name)
     with auth.opened_group(gid) as (s, g):
@@ -117,14 +146,49 @@ def match(gid: str, mid: str) -> Any:
                      "players": list(v.players), "audit_ok": v.audit_ok,
                      "created_at": v.created_at, "sheet": v.sheet}
                     for v in sorted(m.versions, key=lambda v: v.version)]
-        current = m.current_version
+        current, game = m.current_version, m.game
     for before, after in zip(versions, versions[1:], strict=False):
         after["changes"] = changes(before["sheet"], after["sheet"])
     cur = next(v for v in versions if v["version"] == current)
+    if game != YAHTZEE:
+        return _fragment("web/part_match.html", gid=gid, mid=mid, versions=versions,
+                         current=cur, games=_board_rows(game, cur["sheet"]),
+                         winners=lambda gr: gr.winners(), key=stats.player_key)
     games = stats.games_of(stats.StoredMatch(mid, current, cur["played_on"], cur["place"],
                                              cur["sheet"]))
     return _fragment("web/part_match.html", gid=gid, mid=mid, versions=versions, current=cur,
-                     games=games, winners=lambda gr: gr.winners(), key=stats.player_key)
+                     games=games, winners=lambda gr: gr.winners(), key=stats.player_key,
+                     card=_card(cur["sheet"]))
+
+
+def _card(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A saved Yahtzee card as the verdict draws it: its boxes with the findings marked."""
+    from scorepad import audit_sheet, load_sheet
+
+    from . import pad
+    from .marks import marks, severity
+
+    report = audit_sheet(load_sheet(sheet)).to_dict()
+    on_cell, general = marks(report)
+    values, players, games, with_ps = pad.values_from_sheet(sheet)
+    return {"report": report, "rows": pad.rows(sheet.get("rules")), "values": values,
+            "players": players, "games": games, "with_ps": with_ps, "field": pad.field_name,
+            "labels": pad.FIELD_LABELS,
+            "ctx": {"on_cell": on_cell, "severity": severity, "corrected": {},
+                    "front": any(p.get("games") for p in sheet.get("players") or [])},
+            "findings": sorted([*(f for fs in on_cell.values() for f in fs), *general],
+                               key=lambda f: f["n"])}
+
+
+def _board_rows(game: str, sheet: dict[str, Any]) -> list[Any]:
+    """A SCRABBLE or SORRY! match's games as the match page's table reads them: each
+    player's correct final score or points in place of a Yahtzee grand total."""
+    return [SimpleNamespace(
+        game_no=g.game_no, complete=g.complete,
+        entries=[SimpleNamespace(name=p.name, totals=SimpleNamespace(grand_total=p.score))
+                 for p in g.players],
+        winners=lambda g=g: {stats.player_key(p.name) for p in g.players if p.won})
+        for g in board_games(game, sheet)]
 
 
 def _flat(sheet: dict[str, Any]) -> dict[tuple[str, int | None, str], Any]:

@@ -193,7 +193,7 @@ def test_migration_back_fills_from_stored_sheets(any_app: Flask) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with eng.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "-1")  # to before 0002_stats
+        command.downgrade(cfg, "0001a_repair_text")  # to before 0002_stats
     upgrade(eng)
     assert_equal_to_recomputation(any_app, g)
 

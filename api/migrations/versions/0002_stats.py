@@ -1,8 +1,9 @@
 """statistics aggregates: stat_games, stat_entries, stat_players, stat_scores, stat_pairs,
 stat_groups, stat_matches
 
-Creates the tables ``api.aggregates`` keeps up to date on every write, and back-fills
-them from the stored sheets (the current version of every match), group by group.
+Creates the tables ``api.aggregates`` keeps up to date on every write; 0003_games
+back-fills them from the stored sheets (the current version of every match), group by
+group.
 
 Revision ID: 0002_stats
 Revises: 0001a_repair_text
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.orm import Session
 
 revision = "0002_stats"
 down_revision = "0001a_repair_text"  # after the text repair: the back-fill reads repaired sheets
@@ -118,16 +118,8 @@ def upgrade() -> None:
         *[sa.Column(c, sa.Integer(), nullable=False) for c in (
             "games", "wins_a", "wins_b", "ties", "margin")],
     )
-    # Back-fill from the stored sheets, with the code that keeps the rows on every write.
-    from api.aggregates import rebuild_group
-
-    session = Session(bind=op.get_bind())
-    for (gid,) in session.execute(sa.text("SELECT id FROM groups ORDER BY id")).all():
-        rebuild_group(session, gid)
-    session.flush()
-    for table in ("stat_games", "stat_entries", "stat_players", "stat_scores", "stat_pairs",
-                  "stat_groups", "stat_matches"):  # the planner's statistics of the new rows
-        op.execute(f"ANALYZE {table}")
+    # The back-fill from the stored sheets runs in 0003_games, with the code that keeps
+    # the rows on every write (that code reads the columns 0003 adds).
 
 
 def downgrade() -> None:
