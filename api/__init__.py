@@ -47,10 +47,12 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_GROUP_WRITE": "120 per minute",
     "RATELIMIT_SCAN": "10 per minute",
     "RATELIMIT_TABLE_BUILD": "10 per hour",
-    "REDIS_URL": None,  # redis://host:6379/0: rate-limit counters shared by workers and machines
+    "REDIS_URL": None,  # redis://host:6379/0: rate limits and the job queue (api/jobs.py), shared
     "RATELIMIT_STORAGE_URI": None,  # default: REDIS_URL, else memory:// (per worker process)
     "RATELIMIT_KEY_PREFIX": "scorepad",
     "RATELIMIT_HEADERS_ENABLED": True,
+    "JOB_TIMEOUT": 300,  # s: a queued job running longer is killed, then retried or failed
+    "JOB_RETRIES": 1,  # times a queued job that failed or lost its worker is run again
     "ENABLE_ECHO": False,  # POST /api/v1/echo, a baseline for benchmarks/api_load.py
 }
 
@@ -149,6 +151,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(service.echo_blp, url_prefix=API_PREFIX)
     api.register_blueprint(analysis.blp, url_prefix=API_PREFIX)  # the solver's endpoints
     app.register_blueprint(web.bp)  # the web pages
+    from . import health, jobs, metrics
+
+    app.register_blueprint(jobs.bp)  # GET /api/v1/jobs/<id>: scans and table builds queued
+    app.register_blueprint(health.bp)  # GET /api/v1/ready
+    metrics.init_app(app, jobs.queue_length)  # GET /metrics; a JSON log line per request
 
     @app.before_request
     def _body() -> None:

@@ -33,7 +33,7 @@ from scorepad.schemas import SheetSchema, StrictInteger
 from scorepad.solver import AnalysisError, SolverError, advise, analyse_sheet, parse_card
 from scorepad.solver.table import table_available
 
-from . import limits
+from . import jobs, limits
 from .blueprint import Blueprint
 from .errors import ApiError, ProblemCode
 from .schemas import RulesQuerySchema
@@ -132,7 +132,9 @@ def _unprocessable(code: ProblemCode, detail: str) -> ApiError:
 @blp.arguments(SheetSchema, description="a sheet (scorepad/sheet@1) whose games carry turn logs")
 @blp.arguments(RulesQuerySchema, location="query")
 @blp.response(200, AnalyseResponseSchema)
-def analyse(sheet: Sheet, query: dict[str, Any]) -> dict[str, Any]:
+@blp.alt_response(202, description="with SCOREPAD_REDIS_URL set, when the rule set's table "
+                  "must be built: a job; poll GET /api/v1/jobs/{id} (the Location header)")
+def analyse(sheet: Sheet, query: dict[str, Any]) -> Any:
     """Each keep and box choice valued against optimal play: loss, total loss, luck."""
     try:
         rules = get_rules(query.get("rules") or sheet.rules)
@@ -142,11 +144,28 @@ def analyse(sheet: Sheet, query: dict[str, Any]) -> dict[str, Any]:
         # a custom rule set's table costs ~1.5 s of CPU and 12 MB on disk: a budget per client
         limits.spend("RATELIMIT_TABLE_BUILD", "table-build",
                      "optimal-play tables built for custom rule sets")
+        # the build is a job: queued (202) with REDIS_URL, else run here (api/jobs.py)
+        return jobs.submit("analyse", analyse_job, sheet, rules)
     try:
         results = analyse_sheet(sheet, rules)
     except (AnalysisError, SolverError) as exc:
         raise _unprocessable(ProblemCode.TURN_LOG_NOT_ANALYSABLE, str(exc)) from None
     return {"games": [a.to_dict() for a in results]}
+
+
+def analyse_job(sheet: Sheet, rules: Any) -> dict[str, Any]:
+    """The analysis as a job (api/jobs.py: a worker's, or in-process): ``{"result": ...}`` or
+    ``{"problem": ...}``; building the rule set's table first when it is missing."""
+
+    def run() -> dict[str, Any]:
+        try:
+            results = analyse_sheet(sheet, rules)
+        except (AnalysisError, SolverError) as exc:
+            return {"problem": jobs.problem_of(422, ProblemCode.TURN_LOG_NOT_ANALYSABLE.value,
+                                               str(exc))}
+        return {"result": {"games": [a.to_dict() for a in results]}}
+
+    return jobs.timed("analyse", run)
 
 
 @blp.route("/advice", methods=["POST"])

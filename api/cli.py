@@ -1,6 +1,7 @@
 """``scorepad serve`` and ``scorepad db ...``: the service's command-line plugin.
 
-Production: ``gunicorn -w 2 -b 127.0.0.1:8000 'api:create_app()'`` (see docs/api.md).
+``scorepad serve`` runs gunicorn (api/server.py), the development server only with
+``--debug``; ``scorepad worker`` runs a job worker on Redis (api/jobs.py).
 """
 
 from __future__ import annotations
@@ -12,26 +13,52 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scorepad.cli import ExitCode, add_command, error
+from scorepad.cliapi import ExitCode, add_command, error
 
 
 def register(subparsers: Any) -> None:
     serve = add_command(
         subparsers, "serve",
-        description="Run the HTTP service with Flask's development server. For production "
-        "use gunicorn: gunicorn -w 2 -b 127.0.0.1:8000 'api:create_app()'.",
+        description="Run the HTTP service with gunicorn (several worker processes); --debug "
+        "runs Flask's development server instead.",
         epilog="""The database is $SCOREPAD_DATABASE_URL, else a SQLite file scorepad.db in the
-app's instance folder (the start-up line names it).
+app's instance folder (the start-up line names it). With $SCOREPAD_REDIS_URL set, photo
+scans and table builds are jobs for `scorepad worker` processes; without it they run in
+the web workers.
 
 examples:
   scorepad serve                     http://127.0.0.1:5000/ (API under /api/v1, docs at /docs)
-  scorepad serve --host 0.0.0.0 --port 8080""")
+  scorepad serve --host 0.0.0.0 --port 8080 --workers 4
+  scorepad serve --debug             Flask's development server, one process""")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on "
                        "(default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
-    serve.add_argument("--debug", action="store_true", help="Flask debug mode (never in "
-                       "production)")
+    serve.add_argument("--workers", type=int, default=None, help="web worker processes "
+                       "(default $WEB_CONCURRENCY, else 2 x cores + 1, at most 8)")
+    serve.add_argument("--debug", action="store_true", help="Flask's development server in "
+                       "debug mode, one process (never in production)")
     serve.set_defaults(func=_serve)
+
+    worker = add_command(
+        subparsers, "worker",
+        description="Run a job worker: photo scans and optimal-play table builds queued by the "
+        "web processes on Redis ($SCOREPAD_REDIS_URL or --redis-url). Run as many as the "
+        "machines have cores to spare, on any machine that reaches the Redis.",
+        epilog="""examples:
+  SCOREPAD_REDIS_URL=redis://127.0.0.1:6379/0 scorepad worker
+  scorepad worker --redis-url redis://queue.example:6379/0 --metrics-port 9101
+  scorepad worker --nice 10          beside web processes: they get the CPU first
+  scorepad worker --burst            run the queued jobs, then stop""")
+    worker.add_argument("--redis-url", default=None, help="the Redis of the queue (default "
+                        "$SCOREPAD_REDIS_URL)")
+    worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument("--name", default=None, help="the worker's name (default: random)")
+    worker.add_argument("--metrics-port", type=int, default=None, help="serve Prometheus "
+                        "metrics (job durations) on this port")
+    worker.add_argument("--nice", type=int, default=0, help="lower the worker's CPU priority "
+                        "by this much (0-19), so that web processes on the same machine "
+                        "answer first (default 0)")
+    worker.set_defaults(func=_worker)
 
     dbp = add_command(subparsers, "db", epilog="""examples:
   scorepad db upgrade
@@ -90,16 +117,61 @@ def _serve(args: argparse.Namespace) -> int:
     busy = _port_free(args.host, args.port)
     if busy is not None:
         return _fail(f"cannot listen on {args.host}:{args.port}: {busy}")
+    if not args.debug:
+        from . import metrics
+
+        metrics.fresh_multiproc_dir()  # gunicorn's workers' counts add up in /metrics
     try:
         app = _app()
     except Exception as exc:  # database unreachable, bad configuration, ...
         return _fail(f"cannot start: {type(exc).__name__}: {exc}")
-    print(f"scorepad: serving on http://{args.host}:{args.port}/ (docs at /docs, "
-          f"database {app.config['DATABASE_URL'].split('@')[-1]})", file=sys.stderr)
+    jobs = "a queue on Redis" if app.config.get("REDIS_URL") else "in-process"
+    if args.debug:
+        print(f"scorepad: development server on http://{args.host}:{args.port}/ (docs at "
+              f"/docs, database {app.config['DATABASE_URL'].split('@')[-1]}, jobs {jobs})",
+              file=sys.stderr)
+        try:
+            app.run(host=args.host, port=args.port, debug=True, use_reloader=False)
+        except OSError as exc:
+            return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+        return ExitCode.OK
+    from . import server
+
+    workers = args.workers or server.default_workers()
+    print(f"scorepad: serving on http://{args.host}:{args.port}/ with {workers} workers (docs "
+          f"at /docs, database {app.config['DATABASE_URL'].split('@')[-1]}, jobs {jobs})",
+          file=sys.stderr)
+    server.run(args.host, args.port, workers)
+    return ExitCode.OK
+
+
+def _worker(args: argparse.Namespace) -> int:
+    import os
+
+    url = args.redis_url or os.environ.get("SCOREPAD_REDIS_URL")
+    if not url:
+        return _fail("no Redis: set SCOREPAD_REDIS_URL or give --redis-url")
+    if args.metrics_port is not None and not 0 < args.metrics_port < 65536:
+        return _fail(f"port must be 1-65535, got {args.metrics_port}")
+    if not 0 <= args.nice <= 19:
+        return _fail(f"--nice must be 0-19, got {args.nice}")
+    from . import jobs, metrics
+
+    if args.nice:
+        os.nice(args.nice)  # the work-horses inherit it
     try:
-        app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=False)
-    except OSError as exc:
-        return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+        jobs.connection(url).ping()
+    except Exception as exc:
+        return _fail(f"cannot reach Redis at {url.split('@')[-1]}: {type(exc).__name__}: {exc}")
+    if args.metrics_port is not None:
+        metrics.fresh_multiproc_dir()  # the work-horses' job durations add up
+        from prometheus_client import CollectorRegistry, multiprocess, start_http_server
+
+        reg = CollectorRegistry()
+        multiprocess.MultiProcessCollector(reg)  # type: ignore[no-untyped-call]
+        start_http_server(args.metrics_port, registry=reg)
+    print(f"scorepad: worker on {url.split('@')[-1]}, queue {jobs.QUEUE_NAME}", file=sys.stderr)
+    jobs.run_worker(url, burst=args.burst, name=args.name)
     return ExitCode.OK
 
 
@@ -148,7 +220,7 @@ def _db_export(args: argparse.Namespace) -> int:
 def _db_import(args: argparse.Namespace) -> int:
     import marshmallow as ma
 
-    from scorepad.cli import InputError
+    from scorepad.cliapi import InputError
     from scorepad.inputs import parse_json
     from scorepad.schemas import _flatten
 

@@ -36,6 +36,7 @@ class ProblemCode(str, Enum):
     GROUP_FULL = "GROUP_FULL"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     INVALID_JSON = "INVALID_JSON"
+    JOB_FAILED = "JOB_FAILED"  # a queued job (api/jobs.py) crashed, timed out or lost its worker
     LENGTH_REQUIRED = "LENGTH_REQUIRED"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     NOT_ACCEPTABLE = "NOT_ACCEPTABLE"

@@ -20,9 +20,10 @@ from scorepad.rules import DEFAULT_RULES, OPTION_NOTES, REGISTRY, UnknownRuleSet
 from scorepad.schemas import SheetFormatError
 from scorepad.tally import Tally
 
-from . import db, domain, fastsheet, gameviews, scanning, textguard
+from . import db, domain, fastsheet, gameviews, jobs, scanning, textguard
 from .blueprint import Blueprint
 from .errors import ApiError, ProblemCode
+from .jobs import NOT_FOUND_HINT as NOT_FOUND_HINT  # the tests use it
 from .limits import scan_limited
 from .scanning import ocr_module as ocr_module  # the tests ask whether the reader is there
 from .schemas import (
@@ -181,8 +182,6 @@ def _corners(text: str) -> list[tuple[float, float]]:
     return [(n[i], n[i + 1]) for i in range(0, 8, 2)]
 
 
-NOT_FOUND_HINT = ("; mark the pad's four corners and send the photo again with "
-                  "?corners=x1,y1,x2,y2,x3,y3,x4,y4 (pixels of the photo turned upright)")
 
 
 @blp.route("/scan", methods=["POST"])
@@ -203,7 +202,9 @@ NOT_FOUND_HINT = ("; mark the pad's four corners and send the photo again with "
 })
 @blp.response(200, ScanResultSchema,
               description="what the photo says: a sheet with confidences")
-def scan(query: dict[str, Any]) -> dict[str, Any]:
+@blp.alt_response(202, description="with SCOREPAD_REDIS_URL set: the scan is a job; poll "
+                  "GET /api/v1/jobs/{id} (the Location header) for its result")
+def scan(query: dict[str, Any]) -> Any:
     """Read a photo of a score pad (multipart field ``file`` or a raw image body).
 
     When the pad is not found (``NOT_A_PAD``) or found wrong, send the photo again with its
@@ -240,15 +241,8 @@ def scan(query: dict[str, Any]) -> dict[str, Any]:
     if not data:
         raise ApiError(422, ProblemCode.VALIDATION_FAILED, "the image is empty", errors=[("file", "empty")])
     corners = None if corners_text is None else _corners(corners_text)
-    try:
-        return scanning.scan(data, _rules(query), corners)
-    except scanning.ScanFailed as exc:
-        message = exc.message
-        if exc.code == "bad_corners":
-            raise ApiError(422, exc.api_code, message, errors=[(corners_at, message)]) from None
-        if exc.code == "not_a_pad":
-            message += ("; check the corners given" if corners else NOT_FOUND_HINT)
-        raise ApiError(exc.status, exc.api_code, message) from None
+    # a job: on the queue (202 and the job to poll) with REDIS_URL, else read here (api/jobs.py)
+    return jobs.submit("scan", jobs.scan_job, data, _rules(query), corners, corners_at)
 
 
 @echo_blp.route("/echo", methods=["POST"])

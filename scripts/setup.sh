@@ -9,6 +9,8 @@ APT_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng
   # browser tests (tests/web): Debian's Chromium
   chromium
+  # the job queue and shared rate limits (SCOREPAD_REDIS_URL; tests/jobs use the real one)
+  redis-server
   # OCR: handwriting fonts for `scorepad render`, the sample photos, the digit
   # classifier's training (scripts/train_digits.py) and the benchmark (benchmarks/ocr.py)
   fonts-dejavu-core fonts-breip fonts-sjfonts fonts-kristi fonts-tlwg-purisa-ttf

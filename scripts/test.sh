@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/wait-for-postgres.sh
+scripts/wait-for-redis.sh
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/pytest "$@"

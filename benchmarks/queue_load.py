@@ -1,0 +1,205 @@
+"""Verify latency while photos are scanned: scans inside the web workers vs on the RQ queue.
+
+Starts ``scorepad serve --workers WEB`` (gunicorn) on loopback, then for DURATION seconds
+sends a stream of ``POST /api/v1/verify`` (one keep-alive client, one request after
+another) while SCANNERS clients upload a pad photo again and again. Four runs (six with ``--nice``), each
+against a fresh server:
+
+* ``baseline``: verify alone, no scans (the reference of the same run);
+* ``in-process``: no Redis, each scan is read inside a web worker (as before issue 16);
+* ``queue, 1 worker`` and ``queue, 2 workers``: ``SCOREPAD_REDIS_URL`` set, scans answered
+  202 and read by 1 or 2 ``scorepad worker`` processes; a scan client polls its job until
+  it ends (every ``Retry-After`` second, or ``--poll``), then uploads the next photo; with
+  ``--nice`` also with ``scorepad worker --nice 10`` (workers yield the CPU to the web).
+
+Prints verify's p50/p99 (and p99 over the baseline's) and the scans finished per minute.
+Target: with the queue, verify's p99 within 2x the baseline's, and scan throughput growing
+with the workers (the machine's cores permitting: it prints how many there are).
+
+    .venv/bin/python benchmarks/queue_load.py [--duration 20] [--scanners 8] [--web 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHEET = ROOT / "sample_pads" / "hasbro_two_players_six_games.json"
+PHOTO = ROOT / "sample_pads" / "photos" / "pad-01000-front.jpg"
+SCOREPAD = str(Path(sys.executable).parent / "scorepad")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_up(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"scorepad serve exited with {proc.returncode}")
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            c.request("GET", "/api/v1/health")
+            ok = c.getresponse().status == 200
+            c.close()
+            if ok:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("scorepad serve did not come up")
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))] * 1000 if s else float("nan")
+
+
+class Run:
+    def __init__(self, port: int, stop_at: float, poll: float = 0) -> None:
+        self.port = port
+        self.poll = poll  # seconds between a job's polls; 0: the server's Retry-After
+        self.stop_at = stop_at
+        self.verify: list[float] = []
+        self.scans = 0
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+
+    def conn(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+
+    def verifier(self) -> None:
+        body = SHEET.read_bytes()
+        c = self.conn()
+        while time.monotonic() < self.stop_at:
+            t0 = time.perf_counter()
+            c.request("POST", "/api/v1/verify", body=body,
+                      headers={"Content-Type": "application/json"})
+            r = c.getresponse()
+            r.read()
+            self.verify.append(time.perf_counter() - t0)
+            if r.status != 200:
+                self.errors.append(f"verify: HTTP {r.status}")
+                return
+        c.close()
+
+    def scanner(self) -> None:
+        photo = PHOTO.read_bytes()
+        c = self.conn()
+        while time.monotonic() < self.stop_at:
+            c.request("POST", "/api/v1/scan", body=photo, headers={"Content-Type": "image/jpeg"})
+            r = c.getresponse()
+            data = r.read()
+            if r.status == 202:
+                if not self.follow(c, json.loads(data)["id"]):
+                    return
+            elif r.status != 200:
+                self.errors.append(f"scan: HTTP {r.status}")
+                return
+            if time.monotonic() < self.stop_at:
+                with self.lock:
+                    self.scans += 1
+        c.close()
+
+    def follow(self, c: http.client.HTTPConnection, job_id: str) -> bool:
+        while time.monotonic() < self.stop_at + 120:
+            c.request("GET", f"/api/v1/jobs/{job_id}")
+            r = c.getresponse()
+            job: dict[str, Any] = json.loads(r.read())
+            if job.get("status") == "finished":
+                return True
+            if job.get("status") == "failed" or r.status != 200:
+                self.errors.append(f"scan job: {job}")
+                return False
+            time.sleep(self.poll or float(r.getheader("Retry-After") or 1))
+        return False
+
+
+def scenario(name: str, duration: float, scanners: int, web: int, workers: int | None,
+             nice: int, poll: float, redis_url: str, tmp: str) -> dict[str, Any]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("SCOREPAD_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+    env.update(SCOREPAD_DATABASE_URL=f"sqlite:///{tmp}/{name.replace(' ', '_')}.db",
+               SCOREPAD_RATELIMIT_ENABLED="false")
+    if workers is not None:
+        env["SCOREPAD_REDIS_URL"] = redis_url
+        from redis import Redis
+
+        Redis.from_url(redis_url).flushdb()
+    procs = [subprocess.Popen([SCOREPAD, "serve", "--port", str(port), "--workers", str(web)],
+                              env=env, cwd=tmp, start_new_session=True,
+                              stderr=subprocess.DEVNULL)]
+    procs += [subprocess.Popen([SCOREPAD, "worker", "--nice", str(nice)], env=env, cwd=tmp,
+                               start_new_session=True, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL) for _ in range(workers or 0)]
+    try:
+        wait_up(port, procs[0])
+        warm = Run(port, time.monotonic() + 2)  # warm-up: each web worker's first requests
+        warm.verifier()
+        time.sleep(3 if workers else 0)  # the workers import the reader
+        run = Run(port, time.monotonic() + duration, poll)
+        threads = [threading.Thread(target=run.verifier)]
+        threads += [threading.Thread(target=run.scanner) for _ in range(scanners)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        for p in procs:
+            os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            p.wait(30)
+    if run.errors:
+        raise SystemExit(f"{name}: {run.errors[0]}")
+    return {"name": name, "n": len(run.verify), "p50": pct(run.verify, 50),
+            "p99": pct(run.verify, 99), "scans_per_min": run.scans * 60 / duration}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--duration", type=float, default=20, help="seconds per run")
+    ap.add_argument("--scanners", type=int, default=8, help="clients uploading photos")
+    ap.add_argument("--web", type=int, default=2, help="gunicorn workers")
+    ap.add_argument("--poll", type=float, default=0, help="seconds between a scan job's "
+                    "polls (default: the server's Retry-After, 1 s)")
+    ap.add_argument("--nice", action="store_true", help="also run the workers with --nice 10")
+    ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/12",
+                    help="an empty Redis database for the queue runs (flushed)")
+    args = ap.parse_args()
+    plan: list[tuple[str, int, int | None, int]] = [
+        ("baseline (no scans)", 0, None, 0), ("in-process scans", args.scanners, None, 0),
+        ("queue, 1 worker", args.scanners, 1, 0), ("queue, 2 workers", args.scanners, 2, 0),
+        *([("queue, 1 worker nice", args.scanners, 1, 10),
+           ("queue, 2 workers nice", args.scanners, 2, 10)] if args.nice else [])]
+    with tempfile.TemporaryDirectory(prefix="scorepad-qbench-") as tmp:
+        rows = [scenario(n, args.duration, s, args.web, w, nice, args.poll, args.redis_url, tmp)
+                for n, s, w, nice in plan]
+    base = rows[0]["p99"]
+    print(f"{args.web} gunicorn workers, {args.scanners} scan clients ({PHOTO.name}), "
+          f"1 verify stream, {args.duration:g} s per run, {os.cpu_count()} cores, job polls "
+          f"every {args.poll or 'Retry-After'} s")
+    print(f"{'run':<22}{'verifies':>9}{'p50 ms':>9}{'p99 ms':>9}{'p99/base':>9}{'scans/min':>10}")
+    for r in rows:
+        print(f"{r['name']:<22}{r['n']:>9}{r['p50']:>9.1f}{r['p99']:>9.1f}"
+              f"{r['p99'] / base:>9.2f}{r['scans_per_min']:>10.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
