@@ -283,6 +283,16 @@ class Registry:
 REGISTRY = Registry(HASBRO, CLASSIC, TRAVEL)
 
 
+def book_quotes() -> dict[str, str]:
+    """What each passage a finding cites says, by its citation (``"001:166-172"``)."""
+    out: dict[str, str] = {}
+    for rs in REGISTRY.all():
+        for cites in (*_COMMON_CITATIONS.values(), *rs.citations.values()):
+            for c in cites:
+                out.setdefault(str(c), c.says)
+    return out
+
+
 def get_rules(spec: str | RuleSet | Mapping[str, Any] | None = None) -> RuleSet:
     """Resolve a rule-set name, alias, RuleSet or custom dict (None: the default)."""
     if spec is None:

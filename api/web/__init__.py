@@ -24,9 +24,14 @@ from scorepad.schemas import SheetFormatError, load_sheet
 from scorepad.sheetspec import MAX_GAMES, MAX_PLAYERS
 
 from ..scanning import ScanFailed
-from . import charts, groupviews, pad, scans, scanviews
+from . import charts, groupviews, pad, scans, scanviews, share  # share: a verdict's link
 from . import gamepads as gamepads  # the SCRABBLE and SORRY! pads (routes on bp)
+from . import printable as printable  # the blank pad to print (routes on bp)
+from . import restore as restore  # a group from its backup, on "My groups"
 from .common import bp, csrf_token, pad_page_response, rule_choices, rules_data, rules_name
+from .marks import group_slips as _group_slips
+from .marks import marks as _marks
+from .marks import severity as _severity
 from .scanviews import confirmed_cells, review_cells, review_page, reviewed_readings
 
 # ---- home and the on-screen pad -------------------------------------------------------------
@@ -35,6 +40,13 @@ from .scanviews import confirmed_cells, review_cells, review_page, reviewed_read
 def home() -> str:
     return render_template("web/home.html", rules=rule_choices(), default=DEFAULT_RULES,
                            notes=OPTION_NOTES)
+
+
+@bp.get("/dice")
+def dice_page() -> str:
+    """What the dice may score, asked without a card (every box open)."""
+    return render_template("web/dice.html", rule_list=rule_choices(), rules_data=rules_data(),
+                           rules=rules_name(request.args.get("rules")))
 
 
 @bp.get("/pad")
@@ -57,7 +69,7 @@ def pad_post() -> tuple[str, int]:
         values, players, games, with_ps = pad.values_from_sheet(data)
         rules = rules_name(request.form.get("rules") or _rule_name_of(sheet.rules))
         return pad_page_response(values, players, games, with_ps, rules, title=data.get("title"),
-                         correct=correct)
+                         correct=correct, correct_label=request.form.get("correct_label"))
     players, games, with_ps = pad.shape_of(request.form)
     action = request.form.get("action")
     if action == "add_player":
@@ -67,8 +79,13 @@ def pad_post() -> tuple[str, int]:
     elif action == "add_scores":
         with_ps = True
     values = {k: v for k, v in request.form.items() if k.startswith("p")}
+    kind, _, which = (action or "").partition(":")
+    if kind == "remove_player" and players > 1 and which.isdigit() and int(which) < players:
+        values, players = pad.without(values, player=int(which)), players - 1
+    elif kind == "remove_game" and games > 1 and which.isdigit() and int(which) < games:
+        values, games = pad.without(values, game=int(which)), games - 1
     return pad_page_response(values, players, games, with_ps, rules, title=request.form.get("title"),
-                     correct=correct)
+                     correct=correct, correct_label=request.form.get("correct_label"))
 
 
 def _rule_name_of(spec: Any) -> str | None:
@@ -79,31 +96,6 @@ def _rule_name_of(spec: Any) -> str | None:
     return None
 
 # ---- the verdict ----------------------------------------------------------------------------
-
-def _marks(report: dict[str, Any]) -> tuple[dict[str, list[dict[str, Any]]],
-                                             list[dict[str, Any]]]:
-    """Findings by the pad form field they sit on, and those on no single box."""
-    on_cell: dict[str, list[dict[str, Any]]] = {}
-    general: list[dict[str, Any]] = []
-    for n, f in enumerate(report.get("findings") or [], start=1):
-        f = {**f, "n": n}
-        name = pad.finding_field(f.get("player"), f.get("game"), f.get("field"))
-        f["cell"] = name
-        if name:
-            on_cell.setdefault(name, []).append(f)
-        else:
-            general.append(f)
-    return on_cell, general
-
-
-SEVERITY_ORDER = ("error", "doubt", "warning", "notice")
-
-
-def _severity(fs: list[dict[str, Any]]) -> str:
-    """The severity a cell is marked with: the worst of its findings'."""
-    sev = {f.get("severity") for f in fs}
-    return next((s for s in SEVERITY_ORDER if s in sev), "notice")
-
 
 def _field_label(field: str, game: int | None) -> str:
     if field == "players_scores.total":
@@ -139,6 +131,21 @@ def _doubts(findings: list[dict[str, Any]], sid: str | None,
     return out
 
 
+def _wins(tally: dict[str, Any] | None) -> dict[str, int]:
+    """Games won as the group's leaderboard and CSV count them (``scorepad.stats``): the top
+    grand total of a finished game of two or more players' cards; a tie wins for each."""
+    if not tally:
+        return {}
+    back = {n for ns in (tally.get("from_players_scores") or {}).values() for n in ns}
+    wins = dict.fromkeys(tally.get("players") or [], 0)
+    for g in tally.get("games") or []:
+        if g.get("in_progress") or len(g.get("scores") or {}) < 2 or g.get("game") in back:
+            continue
+        for w in g.get("winners") or []:
+            wins[w] = wins.get(w, 0) + 1
+    return wins
+
+
 @bp.post("/check")
 def check() -> tuple[str, int]:
     rules = rules_name(request.form.get("rules"))
@@ -153,7 +160,8 @@ def check() -> tuple[str, int]:
         if sid:
             return review_page(sid, values, confirmed, errors, status, recheck=recheck)
         return pad_page_response(values, players, games, with_ps, rules, errors, status,
-                         title=request.form.get("title"), correct=correct)
+                         title=request.form.get("title"), correct=correct,
+                         correct_label=request.form.get("correct_label"))
 
     readings = None
     cells: dict[str, dict[str, Any]] = {}
@@ -178,11 +186,33 @@ def check() -> tuple[str, int]:
         return again(exc.errors)
     except SheetFormatError as exc:
         return again([(path, msg) for path, msg in exc.errors])
+    return verdict_page(sheet_json, sheet, rules, correct=correct, sid=sid, cells=cells,
+                        values=values, confirmed=confirmed, recheck=recheck)
+
+
+@bp.get("/v")
+def shared_verdict() -> tuple[str, int]:
+    """A verdict's link (api.web.share): the card is in the address, nothing is stored."""
+    try:
+        data = share.decode(request.args.get("s", ""))
+        sheet = load_sheet(data)
+    except (ValueError, SheetFormatError):
+        abort(400)
+    return verdict_page(data, sheet, rules_name(_rule_name_of(sheet.rules)))
+
+
+def verdict_page(sheet_json: dict[str, Any], sheet: Any, rules: str, *, correct: str | None = None,
+                 sid: str | None = None, cells: dict[str, dict[str, Any]] | None = None,
+                 values: dict[str, str] | None = None, confirmed: set[str] | None = None,
+                 recheck: set[str] | None = None) -> tuple[str, int]:
+    """The verdict of an audited sheet (a checked form, or a shared link: api.web.share)."""
+    cells, confirmed, recheck = cells or {}, confirmed or set(), recheck or set()
     report = audit_sheet(sheet).to_dict()
     on_cell, general = _marks(report)
     numbered = sorted([*(f for fs in on_cell.values() for f in fs), *general],
                       key=lambda f: f["n"])
     doubts = _doubts(numbered, sid, cells)
+    slips = _group_slips(numbered)
     corrected = {}
     for g in report.get("games") or []:
         for k, v in (g.get("totals") or {}).items():
@@ -194,11 +224,13 @@ def check() -> tuple[str, int]:
         on_cell=on_cell, general=general, severity=_severity, corrected=corrected,
         labels=pad.FIELD_LABELS, rule_list=rule_choices(), rules_data=rules_data(),
         box_labels={b.value: LABELS[b] for b in ALL_BOXES}, correct=correct,
-        today=dt.date.today().isoformat(), numbered=numbered, doubts=doubts,
+        today=dt.date.today().isoformat(), numbered=numbered, doubts=doubts, slips=slips,
+        wins=_wins(report.get("tally")),
+        correct_label=(request.form.get("correct_label") or "")[:200] if correct else "",
         doubt_cells=len({(d["player"], c["field"], c["game"]) for d in doubts
                          for c in d["cells"]}),
-        sid=sid, review_values=values, review_confirmed=sorted(confirmed),
-        review_recheck=sorted(recheck),
+        sid=sid, review_values=values or {}, review_confirmed=sorted(confirmed),
+        review_recheck=sorted(recheck), share_url=share.share_url(sheet_json),
     ), 200
 
 
@@ -213,7 +245,8 @@ def my_groups() -> str:
 def group_page(gid: str) -> str:
     return render_template("web/group_shell.html", gid=gid, part="overview",
                            part_url=url_for("web.part_overview", gid=gid,
-                                            page=request.args.get("page", type=int)),
+                                            page=request.args.get("page", type=int),
+                                            game=request.args.get("game")),
                            heading="Group")
 
 
@@ -221,7 +254,8 @@ def group_page(gid: str) -> str:
 def player_page(gid: str, name: str) -> str:
     return render_template("web/group_shell.html", gid=gid, part="player",
                            part_url=url_for("web.part_player", gid=gid, name=name,
-                                            page=request.args.get("page", type=int)),
+                                            page=request.args.get("page", type=int),
+                                            game=request.args.get("game")),
                            heading=name)
 
 

@@ -42,10 +42,25 @@ def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
 
 
+def distinct_labels(labels: Sequence[str]) -> list[str]:
+    """Games that share a label (a day) are told apart by their number that day:
+    ``26 Nov #1``, ``26 Nov #2``; a label used once stays as it is."""
+    total: dict[str, int] = {}
+    for lab in labels:
+        total[lab] = total.get(lab, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(f"{lab} #{seen[lab]}" if total[lab] > 1 else lab)
+    return out
+
+
 def line_chart(title: str, labels: Sequence[str], values: Sequence[float],
                reference: float | None = None, reference_label: str = "") -> dict[str, Any]:
     """Scores in order (one point per game), with an optional horizontal reference line."""
     n = len(values)
+    labels = distinct_labels(labels)
     lo = min([*values, reference if reference is not None else values[0]]) if n else 0
     hi = max([*values, reference if reference is not None else values[0]]) if n else 1
     lo, hi = max(0.0, lo - 20), hi + 20
@@ -86,9 +101,15 @@ def histogram(title: str, series: Sequence[tuple[str, str, Scores]],
               bin_width: int = 25, lo: int = 50, hi: int = 400) -> dict[str, Any]:
     """Share of games per score bin for each series ``(name, css class, scores)``.
 
-    Scores are a list, or a mapping score -> number of games; scores below ``lo`` or
-    above ``hi`` go into the first or last bin.
+    Scores are a list, or a mapping score -> number of games; the bins reach down to the
+    first series' lowest score and up to its highest (a 419 gets a 400-424 bin); the other
+    series' scores beyond those go into the first or last bin.
     """
+    first = series[0][2] if series else []
+    own = [float(v) for v in (first.keys() if isinstance(first, Mapping) else first)]
+    if own:
+        lo = min(lo, int(min(own) // bin_width) * bin_width)
+        hi = max(hi, (int(max(own) // bin_width) + 1) * bin_width)
     edges = list(range(lo, hi + 1, bin_width))
     nb = len(edges) - 1
     shares: list[list[float]] = []

@@ -12,6 +12,7 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    current_app,
     render_template,
     request,
     session,
@@ -20,7 +21,14 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import HTTPException
 
 from scorepad.boxes import ALL_BOXES, LABELS
-from scorepad.rules import DEFAULT_RULES, REGISTRY, RuleSet, UnknownRuleSet, get_rules
+from scorepad.rules import (
+    DEFAULT_RULES,
+    REGISTRY,
+    RuleSet,
+    UnknownRuleSet,
+    book_quotes,
+    get_rules,
+)
 from scorepad.sheetspec import MAX_GAMES, MAX_PLAYERS
 
 from ..errors import handle_http_exception
@@ -57,6 +65,11 @@ def _setup(state: BlueprintSetupState) -> None:
     app.config.setdefault("WEB_OPTIMAL", "auto")
     app.jinja_env.globals["limits"] = pad.LIMITS  # visible in imported macros too
     app.jinja_env.globals["match_limits"] = MATCH_LIMITS
+    app.jinja_env.globals["rule_words"] = rule_words
+    app.jinja_env.globals["cite_words"] = cite_words
+    # a mistyped address outside the API belongs to no blueprint: a browser gets the page
+    for status in (404, 405):
+        app.register_error_handler(status, _error_page)
 
 
 # ---- CSRF -----------------------------------------------------------------------------------
@@ -75,6 +88,8 @@ def _check_csrf() -> Any:
         return None
     if request.endpoint == "web.scan_upload":  # a photo may be larger than other posts
         request.max_content_length = scan_max_bytes()
+    elif request.endpoint == "web.restore_backup":  # as POST /api/v1/backups takes
+        request.max_content_length = int(current_app.config.get("BACKUP_MAX_BYTES") or 0) or None
     sent = request.form.get("csrf_token", "")
     have = session.get("csrf", "")
     if not sent or not isinstance(have, str) or not hmac.compare_digest(sent, have):
@@ -92,6 +107,10 @@ ERROR_PAGES = {
     422: ("The page could not read this", "Something in the form cannot be stored. Check "
                                           "the names and numbers, then send it again."),
     429: ("Too many in a row", "Wait a minute, then send it again."),
+    404: ("No page here", "The address may be mistyped, or the page has moved. Start again "
+                          "from the first page."),
+    405: ("No page here", "This address is not a page to open. Start again from the first "
+                          "page."),
 }
 
 
@@ -101,7 +120,7 @@ def _error_page(error: HTTPException) -> Any:
     status = error.code or 500
     wants_html = request.accept_mimetypes.best_match(
         ["application/json", "application/problem+json", "text/html"]) == "text/html"
-    if not wants_html or status not in ERROR_PAGES:
+    if not wants_html or status not in ERROR_PAGES or request.path.startswith("/api/"):
         return handle_http_exception(error)
     title, message = ERROR_PAGES[status]
     resp = Response(render_template("web/error.html", status=status, title=title,
@@ -109,7 +128,7 @@ def _error_page(error: HTTPException) -> Any:
     retry = error.get_response().headers.get("Retry-After") if status == 429 else None
     if retry:
         resp.headers["Retry-After"] = retry
-    return resp
+    return _headers(resp)  # also outside the blueprint (a mistyped address)
 
 
 for _status in ERROR_PAGES:  # by code: the app's handlers by code come before a generic one
@@ -158,9 +177,31 @@ def _differences(rs: RuleSet, base: RuleSet) -> list[str]:
     return out
 
 
+# The rule sets and rule books in words (the pages name no book by its number alone).
+RULE_WORDS = {"hasbro": "The official rules", "classic": "Yahtzee Classic rules",
+              "travel": "Travel Yahtzee and Yardzee rules"}
+BOOKS = {"000": "the multi-game rule book", "001": "the official Yahtzee rule book",
+         "002": "the Yardzee rules", "003": "the Yahtzee Classic leaflet",
+         "004": "the Travel Yahtzee rules"}
+QUOTES = book_quotes()
+
+
+def rule_words(name: str | None, title: str | None = None) -> str:
+    """A rule set in words: a built-in one by what it is, house rules by their own title."""
+    return RULE_WORDS.get(name or "", title or name or "")
+
+
+def cite_words(cite: str) -> dict[str, str]:
+    """One cited passage: what it says, and which book and lines in words."""
+    book, _, lines = cite.partition(":")
+    return {"cite": cite, "says": QUOTES.get(cite, ""), "book": BOOKS.get(book, f"book {book}"),
+            "lines": lines}
+
+
 def rule_choices() -> list[dict[str, Any]]:
     base = REGISTRY.get(DEFAULT_RULES)
     return [{"name": rs.name, "title": rs.title, "summary": rs.summary,
+             "words": rule_words(rs.name, rs.title),
              "default": rs.name == DEFAULT_RULES, "differences": _differences(rs, base),
              "data": rs.to_dict()} for rs in REGISTRY.all()]
 
@@ -175,17 +216,20 @@ def rules_name(raw: str | None) -> str:
 def rules_data() -> dict[str, Any]:
     """The pages' rules-data: every rule set's numbers for the totals the script writes as
     you type (static/js/pad.js knows none of them) and the default rule set's name."""
-    return {"default": DEFAULT_RULES, "rule_sets": {rs.name: rs.to_dict() for rs in REGISTRY.all()}}
+    return {"default": DEFAULT_RULES, "rule_sets": {rs.name: rs.to_dict() for rs in REGISTRY.all()},
+            "quotes": QUOTES, "books": BOOKS}
 
 
 
 def pad_page_response(values: dict[str, Any], players: int, games: int, with_ps: bool, rules: str,
               errors: list[tuple[str, str]] | None = None, status: int = 200,
-              title: str | None = None, correct: str | None = None) -> tuple[str, int]:
+              title: str | None = None, correct: str | None = None,
+              correct_label: str | None = None) -> tuple[str, int]:
     return render_template(
         "web/pad.html", rows=pad.rows(rules), values=values, players=players, games=games,
         with_ps=with_ps, rules=rules, rule_list=rule_choices(), rules_data=rules_data(),
         errors=errors or [], error_fields={f for f, _ in errors or []},
         field=pad.field_name, title=title, correct=correct, max_players=MAX_PLAYERS,
+        correct_label=(correct_label or "")[:200] if correct else "",
         max_games=MAX_GAMES, box_labels={b.value: LABELS[b] for b in ALL_BOXES},
     ), status

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -179,6 +180,30 @@ def sheet_from_form(form: Mapping[str, str], rules: Any,
             if pl["games"] or pl.get("players_scores")
             or (form.get(field_name(i, None, "name")) or "").strip()]
     return {"format": FORMAT, "rules": rules, "players": kept or players[:1]}
+
+
+def without(values: Mapping[str, Any], player: int | None = None,
+            game: int | None = None) -> dict[str, Any]:
+    """The pad's form values with one player (``p2.*``) or one game column (``p*.g2.*``)
+    taken out, the later ones moved up one."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        m = re.fullmatch(r"p(\d+)\.(?:g(\d+)\.)?(.+)", k)
+        if not m:
+            out[k] = v
+            continue
+        p, g, rest = int(m.group(1)), m.group(2), m.group(3)
+        if player is not None:
+            if p == player:
+                continue
+            p -= p > player
+        if g is not None and game is not None:
+            gi = int(g)
+            if gi == game:
+                continue
+            g = str(gi - (gi > game))
+        out[f"p{p}." + (f"g{g}." if g is not None else "") + rest] = v
+    return out
 
 
 def values_from_sheet(sheet: Mapping[str, Any]) -> tuple[dict[str, Any], int, int, bool]:

@@ -49,6 +49,12 @@ export function initSave() {
       status.appendChild(document.createTextNode("Saved into " + r.g.name + ". "));
       var a = el("a", null, "Open the group"); a.href = "/g/" + encodeURIComponent(r.g.id); a.id = "saved-link";
       status.appendChild(a);
+      var v = $("section.verdict"), errs = v ? v.getAttribute("data-errors") : null;
+      status.setAttribute("data-saved", v ? v.getAttribute("data-verdict") : "");
+      if (errs && errs !== "0") {  // never saved without a word about its errors
+        status.appendChild(el("strong", "saved-errors", " It was saved with " + errs + (errs === "1" ? " error" : " errors") +
+          " on the card, as written: correct the card to fix " + (errs === "1" ? "it." : "them.")));
+      }
       $("#save-btn").disabled = true;
     }).catch(function (e) { status.textContent = "Not saved: " + e.message; });
   });

@@ -10,7 +10,9 @@ export function initHome() {
   function sync() {
     $$(".rule", form).forEach(function (l) { l.classList.toggle("chosen", $("input", l).checked); });
     var r = $("input[name=rules]:checked", form);
-    if (typeLink && r) { typeLink.href = typeLink.getAttribute("data-base") + "?rules=" + encodeURIComponent(r.value); }
+    [typeLink, $("#dice-link")].forEach(function (a) {  // the pad and the dice under the chosen rules
+      if (a && r) { a.href = a.getAttribute("data-base") + "?rules=" + encodeURIComponent(r.value); }
+    });
   }
   $$("input[name=rules]", form).forEach(function (i) { i.addEventListener("change", sync); });
   sync();

@@ -14,6 +14,17 @@ var REASONS = {
   FORBIDDEN_PRIORITY: "an earlier joker step still has room", FORBIDDEN_LOWER_OPEN: "a lower box is still open: it must go there first",
   ZERO_NOT_ALLOWED: "no zero here under these rules"
 };
+function why(o) {  // the reason, then each rule quoted in words, its book as a detail
+  var s = el("span", "why", REASONS[o.reason] || o.reason), data = jsonData("rules-data") || {};
+  (o.rule || []).forEach(function (c) {
+    var q = (data.quotes || {})[c], bl = c.split(":"), book = (data.books || {})[bl[0]] || "book " + bl[0];
+    var r = el("span", "quote", q ? " The rule: \u201c" + q + "\u201d" : "");
+    r.setAttribute("data-cite", c);
+    r.appendChild(el("small", "book", " (" + book + ", lines " + bl[1] + ")"));
+    s.appendChild(r);
+  });
+  return s;
+}
 export function initOptions() {
   var panel = $("#options");
   if (!panel) { return; }
@@ -44,7 +55,7 @@ export function initOptions() {
     var vals = dice.map(function (d) { return parseInt(d.value, 10); });
     out.textContent = "";
     if (vals.some(function (v) { return !(v >= 1 && v <= 6); })) { out.appendChild(el("p", "alert", "Enter all five dice, each 1 to 6.")); return; }
-    var pg = $("#opt-column").value.split(":"), p = +pg[0], g = +pg[1], boxes = {};
+    var col = $("#opt-column"), pg = (col ? col.value : "0:0").split(":"), p = +pg[0], g = +pg[1], boxes = {};
     var form = $("#pad-form"), sheet = jsonData("sheet-data");
     UPPER.concat(LOWER).forEach(function (k) {
       var v = null;
@@ -73,7 +84,7 @@ export function initOptions() {
         li.setAttribute("data-box", o.box);
         li.appendChild(el("span", "box", LABELS[o.box] || o.box));
         li.appendChild(el("span", "val", o.values.join(" or ")));
-        li.appendChild(el("span", "why", (REASONS[o.reason] || o.reason) + (o.rule && o.rule.length ? " \u2014 rule book " + o.rule.join(", ") : "")));
+        li.appendChild(why(o));
         ul.appendChild(li);
       });
       out.appendChild(el("h3", null, ok.length ? "You may score" : "No open box takes this roll"));
@@ -83,7 +94,7 @@ export function initOptions() {
         var ul2 = el("ul", "opt-list");
         no.forEach(function (o) {
           var li = el("li", "no"); li.appendChild(el("span", "box", LABELS[o.box] || o.box)); li.appendChild(el("span", "val", "\u2013"));
-          li.appendChild(el("span", "why", (REASONS[o.reason] || o.reason) + (o.rule && o.rule.length ? " \u2014 rule book " + o.rule.join(", ") : "")));
+          li.appendChild(why(o));
           ul2.appendChild(li);
         });
         det.appendChild(ul2); out.appendChild(det);

@@ -34,6 +34,7 @@ export function initReview() {
     var lc = $("#left-count"); if (lc) { lc.textContent = String(left); }
     btn.disabled = left > 0;
     btn.setAttribute("aria-disabled", left > 0 ? "true" : "false");
+    if (next) { next.hidden = left === 0; }
     hint.textContent = left > 0 ? left + (left === 1 ? " marked box" : " marked boxes") + " still to confirm" : "All marked boxes confirmed";
   }
   $$(".flag-btn", form).forEach(function (b) {
@@ -77,6 +78,18 @@ export function initReview() {
     }
     var back = current; current = null; placeMarks(); back.focus();
   });
+  var next = $("#next-unsure"), last = null;
+  if (next) {  // the unsure boxes in the pad's order, each brought into sight and opened
+    next.addEventListener("click", function () {
+      var open = $$(".flag-btn", form).filter(function (b) { return !b.parentNode.classList.contains("confirmed"); });
+      if (!open.length) { return; }
+      var after = last ? open.filter(function (b) { return last.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING; }) : open;
+      var b = after[0] || open[0];
+      last = b;
+      b.scrollIntoView({ block: "center", inline: "nearest" });
+      b.click();
+    });
+  }
   form.addEventListener("submit", function (ev) { if (btn.disabled) { ev.preventDefault(); } });
   refresh();
 }
