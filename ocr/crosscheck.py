@@ -115,18 +115,13 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
     value: a digit lost at the cell's edge, or a mark beside it taken for one (a digit
     misread as another has the classifier's own candidates; the YAHTZEE BONUS checks are
     a count, not digits)."""
-    total = sum(_worth(p, rules) for p in parts)
-    target = result.value
-    assert isinstance(target, int)
     out: list[tuple[CellRead, int]] = []
-    if _digit_apart(target, total):
-        out.append((result, total))
-    for p in parts:
-        if p.field == "yahtzee_bonus_checks" or p.kind == BLANK or not isinstance(p.value, int):
+    for r in [*parts, result]:
+        if r.field == "yahtzee_bonus_checks" or r.kind == BLANK or not isinstance(r.value, int):
             continue
-        want = target - (total - p.value)
-        if want >= 0 and _digit_apart(p.value, want):
-            out.append((p, want))
+        want = _holding(parts, result, r, rules)
+        if want >= 0 and _digit_apart(r.value, want):
+            out.append((r, want))
     return out
 
 
@@ -162,21 +157,24 @@ def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
     """A failed sum is accounted for by a cell already marked for review: one of that
     cell's own candidates would make the sum hold.  (Only confidence depends on this;
     the value stays as read.)  Otherwise the failure may hide a confident misreading."""
-    total = sum(_worth(p, rules) for p in parts)
-    target = result.value
-    assert isinstance(target, int)
     for r in [*parts, result]:
         if r.status == CONFIDENT or r.kind == BLANK:
             continue
-        for c in r.candidates[:5]:
-            if not isinstance(c.value, int) or c.value == r.value:
-                continue
-            if r is result:
-                if total == c.value:
-                    return True
-            elif total - _worth(r, rules) + _points(r.field, c.value, rules) == target:
-                return True
+        want = _holding(parts, result, r, rules)
+        if any(isinstance(c.value, int) and c.value != r.value
+               and _points(r.field, c.value, rules) == want for c in r.candidates[:5]):
+            return True
     return False
+
+
+def _holding(parts: list[CellRead], result: CellRead, r: CellRead, rules: RuleSet) -> int:
+    """What cell ``r`` of a sum (one of its parts, or its result) would have to be worth,
+    the others as read, for the sum to hold."""
+    total = sum(_worth(p, rules) for p in parts)
+    if r is result:
+        return total
+    assert isinstance(result.value, int)
+    return result.value - total + _worth(r, rules)
 
 
 def _worth(r: CellRead, rules: RuleSet) -> int:
