@@ -17,7 +17,8 @@ from scorepad.rules import REGISTRY, RuleSet
 from .layout import BACK, FRONT
 from .result import BLANK, MARKS, CellRead, ScanError
 
-ALTERNATIVE_AT = 0.02  # another reading at least this likely is a candidate the audit tries
+ALTERNATIVE_AT = 0.002  # another reading at least this likely is a candidate the audit tries
+# (low: a sure misreading, 3 read as a sure 2, must still leave its error a doubt)
 MAX_ALTERNATIVES = 4
 
 

@@ -83,7 +83,7 @@ def classifier_sure(cell: Cell, rules: RuleSet) -> bool:
     if cell.probs is None:
         return False
     probs = cell.probs
-    if len(probs) == 1 and float(probs[0, dg.N_DIGITS:].sum()) >= SURE:
+    if len(probs) == 1 and float(probs[0, dg.SCRATCH].sum()) >= SURE:
         return True
     cls = classifier_candidates(probs)
     legal = legal_values(cell.row, rules)
@@ -131,7 +131,7 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     probs = cell.probs
     # A lone scratch stroke: a zero written as a dash, slash or X.
     if probs is not None and len(cell.glyphs) == 1:
-        p_scratch = float(probs[0, dg.N_DIGITS:].sum())
+        p_scratch = float(probs[0, dg.SCRATCH].sum())
         readers["classifier"] = dg.CLASSES[int(np.argmax(probs[0]))]
         if p_scratch > 0.5 and (legal is None or 0 in legal):
             agree = tnum in (None, 0) or tess.text.strip() in ("-", "—", "/", "X", "x")

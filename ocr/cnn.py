@@ -172,6 +172,9 @@ def load(path: Path = WEIGHTS) -> CnnEnsemble:
                 return a
 
             convs = tuple((f(f"conv{j}_w"), f(f"conv{j}_b")) for j in range(CONVS))
+            if f("out_w").shape[0] != len(dg.CLASSES):
+                raise dg.ModelMissing(f"digit CNN weights at {path} have {f('out_w').shape[0]} "
+                                      f"classes, not {len(dg.CLASSES)}: train them again")
             nets.append(Net(convs, f("fc_w"), f("fc_b"), f("out_w"), f("out_b"),
                             float(z[f"temperature_{i}"])))
     return CnnEnsemble(tuple(nets))

@@ -55,8 +55,10 @@ def classifier_candidates(probs: np.ndarray, top: int = 3) -> list[Candidate]:
 
 def _digit_probs(probs: np.ndarray) -> np.ndarray:
     digit_p: np.ndarray = probs[:, : dg.N_DIGITS]
-    if len(probs) > 1:  # a scratch mark is never one digit of a number
-        digit_p = digit_p / np.maximum(digit_p.sum(axis=1, keepdims=True), 1e-9)
+    if len(probs) > 1:  # a scratch mark is never one digit of a number (but a piece that
+        # looks like several digits is no digit either: its share stays out of the digits')
+        several = probs[:, dg.SEVERAL: dg.SEVERAL + 1] if probs.shape[1] > dg.SEVERAL else 0.0
+        digit_p = digit_p / np.maximum(digit_p.sum(axis=1, keepdims=True) + several, 1e-9)
     return digit_p
 
 

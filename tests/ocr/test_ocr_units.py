@@ -295,3 +295,28 @@ def test_line_sharpness_skips_columns_too_narrow_to_hold_a_line() -> None:
     card[50] = 0
     assert _line_sharpness(card, [50], [0, 10, 20, 60]) > 0.5
     assert _line_sharpness(card, [50], [0, 10, 20]) == 0.0
+
+
+def test_a_glyph_twice_a_digit_wide_is_likelier_two_digits_than_one() -> None:
+    from ocr.glyphs import Glyph, width_odds
+
+    def glyph(w: int) -> Glyph:
+        return Glyph(np.full((30, w), 255, np.uint8), 0, w, 0, 30)
+
+    # the hand's digits are 20 wide and 30 high
+    assert width_odds(glyph(40), 2, 20.0, 30.0) > 1.0
+    assert width_odds(glyph(20), 2, 20.0, 30.0) < 0.1
+    assert width_odds(glyph(56), 3, 20.0, 30.0) > width_odds(glyph(40), 3, 20.0, 30.0)
+    assert width_odds(glyph(400), 2, 20.0, 30.0) <= 20.0  # the width alone is never decisive
+
+
+def test_a_piece_that_looks_like_several_digits_is_no_digit_of_a_number() -> None:
+    # two glyphs read 1 and 8, but the second looks like several touching digits
+    probs = np.zeros((2, len(digits.CLASSES)), np.float32)
+    probs[0, 1] = 1.0
+    probs[1, 8], probs[1, digits.SEVERAL] = 0.3, 0.7
+    best = classifier_candidates(probs)[0]
+    assert best.value == 18 and best.p < 0.35
+    # ... while a scratch class's share is not counted against a digit of a number
+    probs[1, digits.SEVERAL], probs[1, digits.CLASSES.index("dash")] = 0.0, 0.7
+    assert classifier_candidates(probs)[0].p > 0.95

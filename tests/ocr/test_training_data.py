@@ -31,3 +31,23 @@ def test_the_generator_is_deterministic_and_varied() -> None:
     rng = np.random.default_rng(8)
     shapes = {digit_strokes.synth_digit(4, rng, 40).shape for _ in range(20)}
     assert len(shapes) > 5  # slant, width and pen vary
+
+
+def test_touching_digits_are_one_wide_glyph_of_the_several_class() -> None:
+    import train_digits
+
+    from ocr import digits as dg
+
+    rng = np.random.default_rng(3)
+    masks = [digit_strokes.synth_digit(d, rng, 40) for d in range(10)] * 3
+    labels = list(range(10)) * 3
+    pairs, ys = train_digits.several(masks, labels, 30, rng)
+    assert ys == [dg.SEVERAL] * 30
+    for m in pairs:
+        ink = m > 64
+        cols = np.nonzero(ink.any(axis=0))[0]
+        rows = np.nonzero(ink.any(axis=1))[0]
+        # the digits meet or overlap (at most a sliver of paper between them), and the
+        # glyph is about two digits wide
+        assert np.diff(cols).max() <= 3
+        assert cols[-1] - cols[0] >= 0.9 * (rows[-1] - rows[0])
