@@ -153,8 +153,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)  # the web pages
     from . import health, jobs, metrics
 
-    app.register_blueprint(jobs.bp)  # GET /api/v1/jobs/<id>: scans and table builds queued
-    app.register_blueprint(health.bp)  # GET /api/v1/ready
+    api.register_blueprint(jobs.blp, url_prefix=API_PREFIX)  # GET /api/v1/jobs/<id>: queued
+    api.register_blueprint(health.blp, url_prefix=API_PREFIX)  # GET /api/v1/ready
     metrics.init_app(app, jobs.queue_length)  # GET /metrics; a JSON log line per request
 
     @app.before_request

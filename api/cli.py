@@ -47,7 +47,7 @@ examples:
         epilog="""examples:
   SCOREPAD_REDIS_URL=redis://127.0.0.1:6379/0 scorepad worker
   scorepad worker --redis-url redis://queue.example:6379/0 --metrics-port 9101
-  scorepad worker --nice 10          beside web processes: they get the CPU first
+  scorepad worker --nice 0           on a machine of its own: no lower priority
   scorepad worker --burst            run the queued jobs, then stop""")
     worker.add_argument("--redis-url", default=None, help="the Redis of the queue (default "
                         "$SCOREPAD_REDIS_URL)")
@@ -55,9 +55,12 @@ examples:
     worker.add_argument("--name", default=None, help="the worker's name (default: random)")
     worker.add_argument("--metrics-port", type=int, default=None, help="serve Prometheus "
                         "metrics (job durations) on this port")
-    worker.add_argument("--nice", type=int, default=0, help="lower the worker's CPU priority "
+    worker.add_argument("--nice", type=int, default=None, help="lower the worker's CPU priority "
                         "by this much (0-19), so that web processes on the same machine "
-                        "answer first (default 0)")
+                        "answer first (default $SCOREPAD_WORKER_NICE, else 10)")
+    worker.add_argument("--threads", type=int, default=None, help="threads a job may use "
+                        "(OpenCV, BLAS, OpenMP; 0: no limit; default $SCOREPAD_WORKER_THREADS, "
+                        "else 1: a scan keeps to one core)")
     worker.set_defaults(func=_worker)
 
     dbp = add_command(subparsers, "db", epilog="""examples:
@@ -153,12 +156,22 @@ def _worker(args: argparse.Namespace) -> int:
         return _fail("no Redis: set SCOREPAD_REDIS_URL or give --redis-url")
     if args.metrics_port is not None and not 0 < args.metrics_port < 65536:
         return _fail(f"port must be 1-65535, got {args.metrics_port}")
-    if not 0 <= args.nice <= 19:
-        return _fail(f"--nice must be 0-19, got {args.nice}")
     from . import jobs, metrics
 
-    if args.nice:
-        os.nice(args.nice)  # the work-horses inherit it
+    try:
+        nice = jobs.worker_setting(args.nice, "SCOREPAD_WORKER_NICE", jobs.WORKER_NICE)
+        threads = jobs.worker_setting(args.threads, "SCOREPAD_WORKER_THREADS",
+                                      jobs.WORKER_THREADS)
+    except ValueError as exc:
+        return _fail(f"SCOREPAD_WORKER_NICE and SCOREPAD_WORKER_THREADS are integers: {exc}")
+    if not 0 <= nice <= 19:
+        return _fail(f"--nice must be 0-19, got {nice}")
+    if threads < 0:
+        return _fail(f"--threads must be 0 or more, got {threads}")
+    if threads:
+        jobs.limit_threads(threads)  # before numpy is loaded; the work-horses inherit it
+    if nice:
+        jobs.lower_priority(nice)  # the work-horses inherit it
     try:
         jobs.connection(url).ping()
     except Exception as exc:
@@ -171,7 +184,7 @@ def _worker(args: argparse.Namespace) -> int:
         multiprocess.MultiProcessCollector(reg)  # type: ignore[no-untyped-call]
         start_http_server(args.metrics_port, registry=reg)
     print(f"scorepad: worker on {url.split('@')[-1]}, queue {jobs.QUEUE_NAME}", file=sys.stderr)
-    jobs.run_worker(url, burst=args.burst, name=args.name)
+    jobs.run_worker(url, burst=args.burst, name=args.name, threads=threads or None)
     return ExitCode.OK
 
 

@@ -8,16 +8,29 @@ and a person sees which check failed. ``workers`` (RQ workers seen on the queue'
 and ``queued`` are information only: jobs wait for a worker.
 """
 
+# mypy: disable-error-code="untyped-decorator"
+
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+import marshmallow as ma
+from flask import Response, current_app, jsonify
 from sqlalchemy import text
 
 from . import db
+from .blueprint import Blueprint
 
-bp = Blueprint("health", __name__)
+blp = Blueprint("health", __name__, description="Readiness (liveness: GET /health)")
+
+
+class ReadySchema(ma.Schema):
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(("ok", "unavailable")))
+    jobs = ma.fields.String(required=True, validate=ma.validate.OneOf(("queue", "in-process")),
+                            metadata={"description": "where scans and table builds run"})
+    checks = ma.fields.Dict(required=True, metadata={
+        "description": "database, tesseract and redis: each with ok (boolean) and what was "
+                       "seen (dialect; workers and queued jobs; an error's type)"})
 
 
 def _database() -> dict[str, Any]:
@@ -49,7 +62,10 @@ def _tesseract() -> dict[str, Any]:
     return {"ok": bool(TesseractEngine().available())}
 
 
-@bp.route("/api/v1/ready", methods=["GET"])
+@blp.route("/ready", methods=["GET"])
+@blp.response(200, ReadySchema, description="every check passed")
+@blp.alt_response(503, schema=ReadySchema, description="a check failed (status unavailable): "
+                  "the same body, naming it")
 def ready() -> Response:
     """Readiness: database, Redis (when configured) and tesseract."""
     checks: dict[str, Any] = {"database": _database(), "tesseract": _tesseract()}

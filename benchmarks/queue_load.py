@@ -2,17 +2,22 @@
 
 Starts ``scorepad serve --workers WEB`` (gunicorn) on loopback, then for DURATION seconds
 sends a stream of ``POST /api/v1/verify`` (one keep-alive client, one request after
-another) while SCANNERS clients upload a pad photo again and again. Four runs (six with ``--nice``), each
-against a fresh server:
+another) while SCANNERS clients upload a pad photo again and again. Four runs (six with
+``--compare``), each against a fresh server:
 
 * ``baseline``: verify alone, no scans (the reference of the same run);
 * ``in-process``: no Redis, each scan is read inside a web worker (as before issue 16);
 * ``queue, 1 worker`` and ``queue, 2 workers``: ``SCOREPAD_REDIS_URL`` set, scans answered
-  202 and read by 1 or 2 ``scorepad worker`` processes; a scan client polls its job until
-  it ends (every ``Retry-After`` second, or ``--poll``), then uploads the next photo; with
-  ``--nice`` also with ``scorepad worker --nice 10`` (workers yield the CPU to the web).
+  202 and read by 1 or 2 ``scorepad worker`` processes with their default settings (CPU
+  priority lowered by 10, one thread a scan); a scan client polls its job until it ends
+  (every ``Retry-After`` second, or ``--poll``), then uploads the next photo; with
+  ``--compare`` also with ``scorepad worker --nice 0 --threads 0`` (the workers before
+  those defaults: the web's priority, OpenCV and BLAS on every core; the reader is
+  loaded before the first job either way).
 
-Prints verify's p50/p99 (and p99 over the baseline's) and the scans finished per minute.
+Prints verify's p50/p99 (and p99 over the baseline's), the scans finished per minute, and
+the machine's 1-minute load average at the end of each run (the benchmark's own processes
+included: other work on a shared machine shows as a load above the run's own).
 Target: with the queue, verify's p99 within 2x the baseline's, and scan throughput growing
 with the workers (the machine's cores permitting: it prints how many there are).
 
@@ -131,7 +136,7 @@ class Run:
 
 
 def scenario(name: str, duration: float, scanners: int, web: int, workers: int | None,
-             nice: int, poll: float, redis_url: str, tmp: str) -> dict[str, Any]:
+             worker_args: list[str], poll: float, redis_url: str, tmp: str) -> dict[str, Any]:
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("SCOREPAD_") and k != "PROMETHEUS_MULTIPROC_DIR"}
@@ -145,7 +150,7 @@ def scenario(name: str, duration: float, scanners: int, web: int, workers: int |
     procs = [subprocess.Popen([SCOREPAD, "serve", "--port", str(port), "--workers", str(web)],
                               env=env, cwd=tmp, start_new_session=True,
                               stderr=subprocess.DEVNULL)]
-    procs += [subprocess.Popen([SCOREPAD, "worker", "--nice", str(nice)], env=env, cwd=tmp,
+    procs += [subprocess.Popen([SCOREPAD, "worker", *worker_args], env=env, cwd=tmp,
                                start_new_session=True, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL) for _ in range(workers or 0)]
     try:
@@ -168,7 +173,8 @@ def scenario(name: str, duration: float, scanners: int, web: int, workers: int |
     if run.errors:
         raise SystemExit(f"{name}: {run.errors[0]}")
     return {"name": name, "n": len(run.verify), "p50": pct(run.verify, 50),
-            "p99": pct(run.verify, 99), "scans_per_min": run.scans * 60 / duration}
+            "p99": pct(run.verify, 99), "scans_per_min": run.scans * 60 / duration,
+            "load": os.getloadavg()[0]}
 
 
 def main() -> int:
@@ -178,26 +184,29 @@ def main() -> int:
     ap.add_argument("--web", type=int, default=2, help="gunicorn workers")
     ap.add_argument("--poll", type=float, default=0, help="seconds between a scan job's "
                     "polls (default: the server's Retry-After, 1 s)")
-    ap.add_argument("--nice", action="store_true", help="also run the workers with --nice 10")
+    ap.add_argument("--compare", action="store_true", help="also run the workers with "
+                    "--nice 0 --threads 0 (full priority, every core)")
     ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/12",
                     help="an empty Redis database for the queue runs (flushed)")
     args = ap.parse_args()
-    plan: list[tuple[str, int, int | None, int]] = [
-        ("baseline (no scans)", 0, None, 0), ("in-process scans", args.scanners, None, 0),
-        ("queue, 1 worker", args.scanners, 1, 0), ("queue, 2 workers", args.scanners, 2, 0),
-        *([("queue, 1 worker nice", args.scanners, 1, 10),
-           ("queue, 2 workers nice", args.scanners, 2, 10)] if args.nice else [])]
+    full = ["--nice", "0", "--threads", "0"]
+    plan: list[tuple[str, int, int | None, list[str]]] = [
+        ("baseline (no scans)", 0, None, []), ("in-process scans", args.scanners, None, []),
+        ("queue, 1 worker", args.scanners, 1, []), ("queue, 2 workers", args.scanners, 2, []),
+        *([("queue, 1 worker full", args.scanners, 1, full),
+           ("queue, 2 workers full", args.scanners, 2, full)] if args.compare else [])]
     with tempfile.TemporaryDirectory(prefix="scorepad-qbench-") as tmp:
-        rows = [scenario(n, args.duration, s, args.web, w, nice, args.poll, args.redis_url, tmp)
-                for n, s, w, nice in plan]
+        rows = [scenario(n, args.duration, s, args.web, w, wargs, args.poll, args.redis_url, tmp)
+                for n, s, w, wargs in plan]
     base = rows[0]["p99"]
     print(f"{args.web} gunicorn workers, {args.scanners} scan clients ({PHOTO.name}), "
           f"1 verify stream, {args.duration:g} s per run, {os.cpu_count()} cores, job polls "
           f"every {args.poll or 'Retry-After'} s")
-    print(f"{'run':<22}{'verifies':>9}{'p50 ms':>9}{'p99 ms':>9}{'p99/base':>9}{'scans/min':>10}")
+    print(f"{'run':<22}{'verifies':>9}{'p50 ms':>9}{'p99 ms':>9}{'p99/base':>9}{'scans/min':>10}"
+          f"{'load':>6}")
     for r in rows:
         print(f"{r['name']:<22}{r['n']:>9}{r['p50']:>9.1f}{r['p99']:>9.1f}"
-              f"{r['p99'] / base:>9.2f}{r['scans_per_min']:>10.1f}")
+              f"{r['p99'] / base:>9.2f}{r['scans_per_min']:>10.1f}{r['load']:>6.1f}")
     return 0
 
 

@@ -5,12 +5,15 @@
 reader's result and the rule set). Ids are random; old pairs are removed on upload.
 A photo in which the reader found no pad is kept with no result (``None``) until its
 corners are marked; reading it again from marked corners makes a new id (``again``).
+A photo being read on the job queue is kept with its job's id (``job``) and no result
+until the job ends (``finish``).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import secrets
 import time
@@ -45,28 +48,63 @@ def upright_jpeg(data: bytes) -> bytes | None:
         return None
 
 
-def save(photo: bytes, result: dict[str, Any] | None, rules: str) -> str:
+def _write(sid: str, data: dict[str, Any]) -> None:
+    """The scan's JSON, replaced whole (a reader never sees half a file)."""
+    d = scan_dir()
+    tmp = d / f".{sid}.{secrets.token_hex(4)}.tmp"
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, d / f"{sid}.json")
+
+
+def _record(result: dict[str, Any] | None, rules: Any, job: str | None) -> dict[str, Any]:
+    data = {"result": result, "rules": rules, "created": time.time()}
+    if job is not None:
+        data["job"] = job
+    return data
+
+
+def save(photo: bytes, result: dict[str, Any] | None, rules: str, job: str | None = None) -> str:
+    """Keep a photo and its result; ``job``: the queued job that is reading it (no result yet)."""
     d = scan_dir()
     _cleanup(d)
     sid = secrets.token_urlsafe(18)
     (d / f"{sid}.jpg").write_bytes(upright_jpeg(photo) or photo)
-    (d / f"{sid}.json").write_text(json.dumps({"result": result, "rules": rules,
-                                               "created": time.time()}))
+    _write(sid, _record(result, rules, job))
     return sid
 
 
-def again(sid: str, result: dict[str, Any]) -> str | None:
+def again(sid: str, result: dict[str, Any] | None, job: str | None = None) -> str | None:
     """A new id for the photo of ``sid`` (the same upright JPEG, not encoded again) with a new
-    result: its review page and crops are new addresses, never a cached old crop."""
+    result (or none yet, while ``job`` reads it): its review page and crops are new
+    addresses, never a cached old crop."""
     old, data = photo_path(sid), load(sid)
     if old is None or data is None:
         return None
     d = scan_dir()
     new = secrets.token_urlsafe(18)
     (d / f"{new}.jpg").write_bytes(old.read_bytes())
-    (d / f"{new}.json").write_text(json.dumps({"result": result, "rules": data.get("rules"),
-                                               "created": time.time()}))
+    _write(new, _record(result, data.get("rules"), job))
     return new
+
+
+def pending(sid: str) -> str | None:
+    """The id of the job still reading the photo of ``sid``, or None."""
+    data = load(sid)
+    job = (data or {}).get("job")
+    return str(job) if job else None
+
+
+def finish(sid: str, result: dict[str, Any] | None) -> bool:
+    """The job reading ``sid`` has ended: keep its result (None: no pad found, the corners
+    are to be marked). Once only: a later call changes nothing. False: the photo is gone."""
+    data = load(sid)
+    if data is None or photo_path(sid) is None:
+        return False
+    if data.pop("job", None) is None:
+        return True
+    data["result"] = result
+    _write(sid, data)
+    return True
 
 
 def discard(sid: str) -> None:

@@ -1,5 +1,14 @@
 """The photo pages: upload a photo, mark the pad's corners when it is not found, review
-the cells the reader was unsure of (the reader is reached through ``api.scanning``)."""
+the cells the reader was unsure of (the reader is reached through ``api.scanning``).
+
+With ``REDIS_URL`` set, a photo (uploaded, or with its corners marked) is read by a job on
+the queue (api/jobs.py), not in the request: the upload answers 303 to the job's page
+(``/scan/job/ID``), which shows where the job is (queued, with how many photos wait before
+it; reading; done) and follows it (js/job.js polls ``/scan/job/ID/status``; without
+JavaScript the page refreshes itself). When the job ends, the page goes on to what the
+request would have answered: the review, the corners to mark, or the reader's advice.
+Without Redis, or with a stand-in reader (``WEB_SCANNER``, tests), photos are read in the
+request as before."""
 
 from __future__ import annotations
 
@@ -11,6 +20,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -21,7 +31,7 @@ from scorepad.readings import ReadStatus
 from scorepad.rules import DEFAULT_RULES, OPTION_NOTES
 from scorepad.sheetspec import CHECKS_KEY
 
-from .. import scanning
+from .. import jobs, scanning
 from ..limits import scan_limited, write_limited
 from ..scanning import ScanFailed
 from . import pad, scans
@@ -51,6 +61,12 @@ def scan_upload() -> Any:
         return fail("Choose a photo of the pad first.", 422, "no_photo")
     if len(data) > scanning.scan_max_bytes():
         return fail(scanning.ADVICE["too_large"], 413, "too_large")
+    url = _queue_url()
+    if url is not None:  # read by a worker: follow the job on its page
+        job_id = _enqueue(url, data, rules)
+        if job_id is None:
+            return fail(QUEUE_DOWN, 503, "queue_unavailable")
+        return redirect(url_for("web.scan_job", job_id=job_id), code=303)
     try:
         result = _scanner()(data, rules)
     except ScanFailed as exc:
@@ -62,6 +78,126 @@ def scan_upload() -> Any:
         return fail(exc.advice(), exc.status, exc.code)
     sid = scans.save(data, result, rules)
     return redirect(url_for("web.scan_review", sid=sid), code=303)
+
+
+# ---- photos read on the job queue ------------------------------------------------------------
+
+QUEUE_DOWN = "The reader cannot take photos right now. Try again in a moment."
+REFRESH_SECONDS = 2  # the job page's meta refresh, without JavaScript
+STEPS = 3  # the progress bar: 1 queued, 2 reading, 3 done
+
+
+def _queue_url() -> str | None:
+    """The queue's Redis when photos are read by jobs: set, and no stand-in reader."""
+    if current_app.config.get("WEB_SCANNER"):
+        return None
+    return jobs.redis_url()
+
+
+def _enqueue(url: str, photo: bytes, rules: str, corners: list[tuple[float, float]] | None = None,
+             origin: str | None = None) -> str | None:
+    """Keep the photo (a new scan id, waiting for its job), then queue the job that reads it
+    (``origin``: the scan whose corners were marked). The job's id, or None if the queue
+    cannot be reached (the photo is not kept)."""
+    job_id = jobs.new_id()
+    sid = (scans.save(photo, None, rules, job=job_id) if origin is None
+           else scans.again(origin, None, job=job_id))
+    if sid is None:
+        return None
+    meta = {"web": {"sid": sid, "from": origin, "corners": corners}}
+    try:
+        jobs.enqueue(url, "scan", jobs.scan_job, photo, rules, corners, job_id=job_id, meta=meta)
+    except Exception:  # Redis unreachable (the web page says so; the log has the request)
+        current_app.logger.exception("cannot queue a scan")
+        scans.discard(sid)
+        return None
+    return job_id
+
+
+def _web_job(job_id: str) -> tuple[Any, dict[str, Any]] | None:
+    """The job and what the pages keep with it (``web``: sid, from, corners), or None: no
+    queue, no such job (kept an hour), or a job of the JSON API (not shown here)."""
+    url = _queue_url()
+    job = None if url is None else jobs.fetch(url, job_id)
+    web = None if job is None else job.meta.get("web")
+    return (job, web) if isinstance(web, dict) and web.get("sid") else None
+
+
+def job_state(body: dict[str, Any]) -> dict[str, Any]:
+    """Where a job is, for the page and its script: state, progress (value of max), the
+    status line, and whether it has ended (the page then goes on)."""
+    status = body["status"]
+    if status == "queued":
+        ahead = body.get("position") or 0
+        message = ("Waiting for the reader: your photo is next." if ahead < 1 else
+                   f"Waiting for the reader: {ahead} photo{'s' if ahead > 1 else ''} before "
+                   "yours.")
+        return {"state": "queued", "position": ahead, "value": 1, "max": STEPS,
+                "message": message, "ended": False}
+    if status == "started":
+        return {"state": "reading", "position": None, "value": 2, "max": STEPS,
+                "message": "Reading the pad…", "ended": False}
+    ok = status == "finished"
+    return {"state": "done" if ok else "failed", "position": None, "value": STEPS, "max": STEPS,
+            "message": "Read: opening the review…" if ok else "The reader has finished.",
+            "ended": True}
+
+
+def _gone() -> tuple[str, int]:
+    return render_template("web/error.html", status=404, title="This photo is gone",
+                           message="Photos being read are kept for an hour. Upload it "
+                                   "again."), 404
+
+
+@bp.get("/scan/job/<job_id>")
+def scan_job(job_id: str) -> Any:
+    """A photo being read: its progress, then (the job ended) the review, the corners to
+    mark (no pad found), or the reader's advice with the way back."""
+    found = _web_job(job_id)
+    if found is None:
+        return _gone()
+    job, web = found
+    body = jobs.describe(job)
+    state = job_state(body)
+    page = url_for("web.scan_job", job_id=job_id)
+    if not state["ended"]:
+        return render_template("web/scan_job.html", state=state, failed=False, page_url=page,
+                               status_url=url_for("web.scan_job_status", job_id=job_id),
+                               refresh=REFRESH_SECONDS), 200
+    sid, origin = str(web["sid"]), web.get("from")
+    if body["status"] == "finished":
+        if not scans.finish(sid, body.get("result")):
+            return _gone()
+        return redirect(url_for("web.scan_review", sid=sid), code=303)
+    problem = body.get("problem") or {}
+    code = str(problem.get("code") or "job_failed").lower()
+    status = int(problem.get("status") or 500)
+    if code == "job_failed":  # the worker failed, not the photo: try again
+        exc = ScanFailed("ocr_failed", scanning.ADVICE["ocr_failed"], 503)
+    else:
+        exc = ScanFailed(code, str(problem.get("detail") or ""), status)
+    if origin is not None:  # read from marked corners: back to them, with the advice
+        scans.discard(sid)
+        corners = [(float(x), float(y)) for x, y in web.get("corners") or []] or None
+        return _corners_page(str(origin), corners, exc.advice(corners_marked=True), exc.status)
+    if exc.code == "not_a_pad" and scans.finish(sid, None) and scans.photo_size(sid):
+        return redirect(url_for("web.scan_corners", sid=sid), code=303)  # not a dead end
+    scans.discard(sid)
+    return render_template("web/scan_job.html", state=state, failed=True, advice=exc.advice(),
+                           code=exc.code, page_url=page, status_url=""), exc.status
+
+
+@bp.get("/scan/job/<job_id>/status")
+def scan_job_status(job_id: str) -> Response:
+    """The job page's script polls this: ``job_state`` as JSON (404: no such job)."""
+    found = _web_job(job_id)
+    if found is None:
+        resp = jsonify({"state": "gone", "ended": True})
+        resp.status_code = 404
+        return resp
+    resp = jsonify(job_state(jobs.describe(found[0])))
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 CORNER_NAMES = ("Top-left", "Top-right", "Bottom-right", "Bottom-left")
@@ -89,7 +225,10 @@ def _corners_page(sid: str, corners: list[tuple[float, float]] | None = None,
 
 
 @bp.get("/scan/<sid>/corners")
-def scan_corners(sid: str) -> tuple[str, int]:
+def scan_corners(sid: str) -> Any:
+    job_id = scans.pending(sid)
+    if job_id is not None:  # still being read
+        return redirect(url_for("web.scan_job", job_id=job_id), code=303)
     return _corners_page(sid)
 
 
@@ -114,6 +253,12 @@ def scan_corners_read(sid: str) -> Any:
                                             "pixels.", 422)
         corners.append((x, y))
     rules = str(data.get("rules") or DEFAULT_RULES)
+    url = _queue_url()
+    if url is not None:
+        job_id = _enqueue(url, photo.read_bytes(), rules, corners, origin=sid)
+        if job_id is None:
+            return _corners_page(sid, corners, QUEUE_DOWN, 503)
+        return redirect(url_for("web.scan_job", job_id=job_id), code=303)
     try:
         result = _scanner()(photo.read_bytes(), rules, corners=corners)
     except ScanFailed as exc:
@@ -206,6 +351,8 @@ def reviewed_readings(result: dict[str, Any], form: Mapping[str, str],
 @bp.get("/scan/<sid>")
 def scan_review(sid: str) -> Any:
     data = scans.load(sid)
+    if data is not None and data.get("job"):  # still being read on the queue
+        return redirect(url_for("web.scan_job", job_id=data["job"]), code=303)
     if data is not None and data.get("result") is None:  # no pad found yet: mark its corners
         return redirect(url_for("web.scan_corners", sid=sid), code=303)
     return review_page(sid)

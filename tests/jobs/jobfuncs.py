@@ -18,3 +18,8 @@ def stubborn(marker: str, killed_runs: int) -> dict[str, Any]:
     if runs <= killed_runs:
         time.sleep(3600)  # the test kills this process
     return {"result": {"runs": runs}}
+
+
+def broken(*args: Any) -> dict[str, Any]:
+    """A job that fails (raises) on every run: its retries spent, it is failed."""
+    raise RuntimeError("broken on purpose")

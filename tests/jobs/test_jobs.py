@@ -14,9 +14,8 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,74 +26,27 @@ from redis import Redis
 from api import create_app, jobs
 
 from .jobfuncs import stubborn
+from .procs import ROOT, SCOREPAD, Processes, process_env, redis_db, wait_for
 
 REDIS = os.environ.get("SCOREPAD_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
-ROOT = Path(__file__).resolve().parents[2]
-SCOREPAD = str(Path(sys.executable).parent / "scorepad")
 PHOTO = ROOT / "sample_pads" / "photos" / "pad-01000-front.jpg"
-
-
-def wait_for(check: Callable[[], Any], what: str, limit: float = 180) -> Any:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    pytest.fail(f"never reached: {what}")
 
 
 @pytest.fixture()
 def redis_url() -> Iterator[str]:
-    conn = Redis.from_url(REDIS)
-    try:
-        conn.ping()
-    except Exception as exc:  # the suite's services: see scripts/wait-for-redis.sh
-        pytest.fail(f"Redis at {REDIS} does not answer: {exc}")
-    conn.flushdb()
-    yield REDIS
-    conn.flushdb()
-    conn.close()
+    yield from redis_db(REDIS)
 
 
 @pytest.fixture()
 def env(redis_url: str, tmp_path: Path) -> dict[str, str]:
-    e = {k: v for k, v in os.environ.items()
-         if not k.startswith("SCOREPAD_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    e.update(SCOREPAD_REDIS_URL=redis_url, PYTHONPATH=str(ROOT),
-             SCOREPAD_DATABASE_URL=f"sqlite:///{tmp_path / 'jobs.db'}",
-             SCOREPAD_RATELIMIT_ENABLED="false", SCOREPAD_CACHE_DIR=str(tmp_path / "cache"))
-    return e
-
-
-class Processes:
-    def __init__(self, env: dict[str, str]) -> None:
-        self.env = env
-        self.procs: list[subprocess.Popen[bytes]] = []
-
-    def start(self, *args: str) -> subprocess.Popen[bytes]:
-        p = subprocess.Popen([SCOREPAD, *args], env=self.env, cwd=ROOT, start_new_session=True,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.procs.append(p)
-        return p
-
-    def kill(self, p: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(p.pid, sig)  # the worker and its work-horse
-        try:
-            p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
+    return process_env(redis_url, tmp_path)
 
 
 @pytest.fixture()
 def procs(env: dict[str, str]) -> Iterator[Processes]:
     ps = Processes(env)
     yield ps
-    for p in ps.procs:
-        if p.poll() is None:
-            ps.kill(p, signal.SIGTERM)
+    ps.stop_all()
 
 
 def _free_port() -> int:
@@ -229,3 +181,34 @@ def test_worker_needs_redis(tmp_path: Path) -> None:
     r = subprocess.run([SCOREPAD, "worker", "--redis-url", "redis://127.0.0.1:1/0"], env=env,
                        cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.startswith("scorepad: cannot reach Redis")
+
+
+def _nice(pid: int) -> tuple[int, str]:
+    """A process's nice value and its autogroup's (Linux)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    nice = int(stat.rsplit(")", 1)[1].split()[16])
+    group = Path(f"/proc/{pid}/autogroup")
+    return nice, group.read_text().split()[-1] if group.exists() else ""
+
+
+def test_worker_yields_the_cpu_by_default(procs: Processes, env: dict[str, str]) -> None:
+    worker = procs.start("worker")  # its own session, as under systemd or a process manager
+    assert wait_for(lambda: _nice(worker.pid)[0] == 10 or worker.poll() is not None,
+                    "the worker lowers its priority")
+    assert worker.poll() is None
+    if Path("/proc/self/autogroup").exists():  # autogroups on: the session's priority too
+        assert _nice(worker.pid)[1] == "10"
+    procs.kill(worker, signal.SIGTERM)
+
+    procs.env = {**env, "SCOREPAD_WORKER_NICE": "5"}  # the setting, when no --nice is given
+    other = procs.start("worker")
+    assert wait_for(lambda: _nice(other.pid)[0] == 5 or other.poll() is not None,
+                    "the worker takes the setting")
+    assert other.poll() is None
+    for bad in (["--nice", "20"], ["--threads", "-1"]):
+        r = subprocess.run([SCOREPAD, "worker", *bad], env=env, cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 2 and "must be" in r.stderr
+    r = subprocess.run([SCOREPAD, "worker"], env={**env, "SCOREPAD_WORKER_THREADS": "two"},
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "integers" in r.stderr
