@@ -20,8 +20,8 @@ from api import create_app
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1366, "height": 900}
 
 
 def csrf_token(client: FlaskClient) -> str:
@@ -93,7 +93,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def shoot(page: Any, name: str, both: bool = True) -> list[Path]:
-    """Save NAME-phone.png (390x844) and NAME-desktop.png (1280x900) into docs/screenshots/."""
+    """Save NAME-phone.png (360x740) and NAME-desktop.png (1366x900) into docs/screenshots/."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     out = []
     sizes = [("phone", PHONE), ("desktop", DESKTOP)] if both else [("phone", PHONE)]

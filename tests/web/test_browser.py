@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import requests
 
-from .conftest import SHOTS, shoot
+from .conftest import DESKTOP, PHONE, SHOTS, shoot
 from .fakescan import FakeScanner
+from .test_phone import show_game
 
 ANN = [3, 6, 9, 12, 15, 18, 24, 0, 25, 30, 40, 50, 22]  # upper 63 (+35), lower 191: 289
 BEN = [2, 4, 6, 8, 10, 12, 17, 0, 0, 30, 0, 0, 20]  # upper 42, lower 67: 109
@@ -105,7 +106,7 @@ def test_what_can_i_score(serve: Callable[..., str], page: Any) -> None:
     assert page.locator("#opt-result li.yes[data-box=aces]").count() == 0  # lower box first
     assert page.get_attribute("#opt-result", "data-bonus") == "1"  # a bonus Yahtzee
     page.locator("#options").scroll_into_view_if_needed()
-    shoot(page, "options", both=False)
+    shoot(page, "options")
 
 
 def _token(page: Any) -> dict[str, str]:
@@ -156,6 +157,10 @@ def test_photo_review_verdict_group_and_statistics(serve: Callable[..., str], pa
     page.wait_for_function("document.getElementById('cd-crop').naturalWidth > 0")
     assert "3" in page.inner_text("#cd-read")
     page.screenshot(path=str(SHOTS / "review-cell-phone.png"))
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(SHOTS / "review-cell-desktop.png"))
+    page.set_viewport_size(PHONE)
     page.fill("#cd-value", "7")
     page.click("#cd-ok")
     # the dialog's close event (which marks the cell) is dispatched after the click returns
@@ -204,7 +209,7 @@ def test_photo_review_verdict_group_and_statistics(serve: Callable[..., str], pa
     assert page.locator("figure.chart rect.bar.s2").count() > 10  # optimal play beside
     assert page.locator("figure.chart rect.bar.s1").count() > 10
     box = charts.first.bounding_box()
-    assert box is not None and box["width"] > 300  # readable on a 390 px phone
+    assert box is not None and box["width"] > 300  # readable on a 360 px phone
     _assert_labelled(page)
     shoot(page, "player-stats")
     # a correction through the pad, and the match's history
@@ -228,7 +233,7 @@ def test_photo_review_verdict_group_and_statistics(serve: Callable[..., str], pa
     assert "Aces was a 3" in history and "Aces: 7 → 3" in history
     shoot(page, "match-history")
     # the invite link opens the group in another browser; without it the group stays shut
-    other = page.context.browser.new_context(viewport={"width": 390, "height": 844})
+    other = page.context.browser.new_context(viewport=PHONE)
     try:
         p2 = other.new_page()
         p2.goto(f"{base}/g/{group['id']}")
@@ -304,12 +309,15 @@ def test_photo_through_the_real_reader(serve: Callable[..., str], page: Any) -> 
     page.wait_for_function("document.getElementById('pad-photo').naturalWidth > 0")
     shoot(page, "review-photo")
     for name in page.eval_on_selector_all("button.flag-btn", "bs => bs.map(b => b.dataset.field)"):
+        if ".g" in name:  # a card of many games on a phone: its game on the switcher
+            show_game(page, int(name.split(".g")[1].split(".")[0]))
         page.click(f"button.flag-btn[data-field='{name}']")
         page.wait_for_selector("#cell-dialog[open]")
         page.click("#cd-ok")
         page.wait_for_selector(f".confirmed > button[data-field='{name}']")
     page.wait_for_selector("#check-btn:enabled")
     aces = "p0.g0.aces"
+    show_game(page, 0)
     if page.locator(f"td.flag button[data-field='{aces}']").count():
         page.click(f"td.flag button[data-field='{aces}']")
         page.fill("#cd-value", "7")
@@ -353,7 +361,8 @@ def test_a_pad_not_found_is_read_from_corners_marked_on_the_photo(
     w, h = held.size
     page.locator("#corner-photo").scroll_into_view_if_needed()
     img = page.locator("#corner-photo").bounding_box()
-    assert img is not None and img["width"] <= 390 and img["y"] + img["height"] <= 844
+    assert img is not None and img["width"] <= PHONE["width"]
+    assert img["y"] + img["height"] <= PHONE["height"] + 1  # in sight (to the sub-pixel)
     inner = page.evaluate("(() => { const i = document.getElementById('corner-photo');"
                           " return [i.clientLeft, i.clientTop, i.clientWidth, i.clientHeight]; })()")
     for i, (x, y) in enumerate(held.corners):
@@ -368,7 +377,7 @@ def test_a_pad_not_found_is_read_from_corners_marked_on_the_photo(
     for i, (x, y) in enumerate(held.corners):
         assert abs(int(page.input_value(f"#c{i}x")) - x) <= 2 * scale
         assert abs(int(page.input_value(f"#c{i}y")) - y) <= 2 * scale
-    shoot(page, "corners", both=False)
+    shoot(page, "corners")
     page.click("#corners-submit")
     page.wait_for_url("**/scan/*", timeout=120_000)
     page.wait_for_selector("table.pad")
@@ -411,7 +420,7 @@ def test_a_misreading_on_the_photo_is_a_doubt_to_check(serve: Callable[..., str]
     crop.scroll_into_view_if_needed()
     page.wait_for_function("document.querySelector('#doubts img.crop').naturalWidth > 0")
     box = crop.bounding_box()
-    assert box is not None and box["width"] > 100 and box["x"] + box["width"] <= 390
+    assert box is not None and box["width"] > 100 and box["x"] + box["width"] <= PHONE["width"]
     _assert_labelled(page)
     shoot(page, "verdict-doubt")
     # back to the review for that cell: it says 285 on the photo, so the card is wrong

@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .conftest import SHOTS
-from .test_phone import _fill_six
+from .conftest import DESKTOP, PHONE, SHOTS
+from .test_phone import _fill_six, show_game
 
 HIDDEN_IN_PRINT = ("#save", "#options", ".top nav", ".foot", "#check-btn", "#share-link")
 
@@ -21,6 +21,7 @@ def test_a_verdict_prints_without_forms_and_its_link_opens_it(serve: Callable[..
                                                                page: Any) -> None:
     base = serve()
     _fill_six(page, base)
+    show_game(page, 5)
     page.fill("input[name='p1.g5.grand_total']", "999")
     page.click("#check-btn")
     page.wait_for_selector("section.verdict")
@@ -36,7 +37,7 @@ def test_a_verdict_prints_without_forms_and_its_link_opens_it(serve: Callable[..
     href = page.get_attribute("#share-link", "href")
     assert href and href.startswith("/v?s=")
     errors = page.get_attribute("section.verdict", "data-errors")
-    other = page.context.browser.new_context(viewport={"width": 360, "height": 740})
+    other = page.context.browser.new_context(viewport=PHONE)
     try:
         p2 = other.new_page()
         p2.goto(base + href)
@@ -48,7 +49,7 @@ def test_a_verdict_prints_without_forms_and_its_link_opens_it(serve: Callable[..
 
 def test_dark_mode_follows_the_system(serve: Callable[..., str], browser: Any) -> None:
     base = serve()
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme="dark")
+    ctx = browser.new_context(viewport=PHONE, color_scheme="dark")
     try:
         pg = ctx.new_page()
         pg.goto(base + "/")
@@ -56,5 +57,8 @@ def test_dark_mode_follows_the_system(serve: Callable[..., str], browser: Any) -
         rgb = [int(v) for v in re.findall(r"\d+", bg)[:3]]
         assert sum(rgb) < 3 * 60, bg  # a dark page
         pg.screenshot(path=str(SHOTS / "home-dark-phone.png"), full_page=True)
+        pg.set_viewport_size(DESKTOP)
+        pg.wait_for_timeout(150)
+        pg.screenshot(path=str(SHOTS / "home-dark-desktop.png"), full_page=True)
     finally:
         ctx.close()

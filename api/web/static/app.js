@@ -3,6 +3,7 @@
    (the server's rule sets); nothing here knows one. When every part has started, the
    page's <html> gets data-ready. */
 import { initDraft } from "./js/draft.js";
+import { initGames } from "./js/games.js";
 import { initCorners, initVerdict } from "./js/photo.js";
 import { initGroupPage, initGroups, initSave } from "./js/groups.js";
 import { initHome } from "./js/home.js";
@@ -11,7 +12,7 @@ import { initPad } from "./js/pad.js";
 import { initReview } from "./js/review.js";
 
 document.addEventListener("DOMContentLoaded", function () {
-  initHome(); initPad(); initDraft(); initReview(); initOptions(); initSave(); initGroups(); initGroupPage(); initVerdict();
+  initHome(); initPad(); initDraft(); initGames(document); initReview(); initOptions(); initSave(); initGroups(); initGroupPage(); initVerdict();
   initCorners();
   document.documentElement.setAttribute("data-ready", "1");  // the page's script has run
 });

@@ -3,6 +3,7 @@
    Text from users is only ever set with textContent or arrives in server-rendered
    (escaped) HTML; nothing is built with innerHTML from data. */
 import { $, $$, el, jsonData } from "./dom.js";
+import { initGames } from "./games.js";
 import { api, groupById, groups, saveGroup } from "./net.js";
 
 export function initSave() {
@@ -119,6 +120,7 @@ export function initGroupPage() {
     }).then(function (html) {
       // Server-rendered and escaped by Jinja; scripts inside innerHTML never run.
       box.innerHTML = html;
+      initGames(box);  // a saved card of many games: one game at a time on a phone
       box.setAttribute("aria-busy", "false");
       var nameEl = $("#group-name");
       if (nameEl) { saveGroup({ id: gid, name: nameEl.getAttribute("data-name"), token: g.token }); }

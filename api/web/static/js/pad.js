@@ -2,6 +2,7 @@
    Text from users is only ever set with textContent or arrives in server-rendered
    (escaped) HTML; nothing is built with innerHTML from data. */
 import { $, $$, jsonData, num } from "./dom.js";
+import { showGameOf } from "./games.js";
 
 export var UPPER = ["aces", "twos", "threes", "fours", "fives", "sixes"];
 export var LOWER = ["three_of_a_kind", "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance"];
@@ -95,7 +96,7 @@ function move(form, from, dir) {
     var g = me.g + (dir === "right" ? 1 : -1);
     target = items.filter(function (e) { var n = parseName(e.name || e.getAttribute("data-field")); return n.p === me.p && n.g === g && n.key === me.key; })[0] || null;
   }
-  if (target) { target.focus(); if (target.select) { target.select(); } return true; }
+  if (target) { showGameOf(target); target.focus(); if (target.select) { target.select(); } return true; }
   return false;
 }
 

@@ -3,6 +3,7 @@
    (escaped) HTML; nothing is built with innerHTML from data. */
 import { $, $$, el } from "./dom.js";
 import { computeTotals } from "./pad.js";
+import { colOf, markGames, showGameOf } from "./games.js";
 
 export function initReview() {
   var form = $(".review-form"), dlg = $("#cell-dialog");
@@ -35,6 +36,7 @@ export function initReview() {
     btn.disabled = left > 0;
     btn.setAttribute("aria-disabled", left > 0 ? "true" : "false");
     if (next) { next.hidden = left === 0; }
+    markGames();
     hint.textContent = left > 0 ? left + (left === 1 ? " marked box" : " marked boxes") + " still to confirm" : "All marked boxes confirmed";
   }
   $$(".flag-btn", form).forEach(function (b) {
@@ -79,13 +81,20 @@ export function initReview() {
     var back = current; current = null; placeMarks(); back.focus();
   });
   var next = $("#next-unsure"), last = null;
-  if (next) {  // the unsure boxes in the pad's order, each brought into sight and opened
+  if (next) {  // the unsure boxes game by game (the names first), down each game column and
+    // card by card, as a pad is filled in; each brought into sight (its game shown) and opened
+    var all = $$(".flag-btn", form), key = function (b) {
+      var g = colOf(b);
+      return g !== null ? g : (b.getAttribute("data-kind") === "name" ? -1 : 99);
+    };
+    var order = all.slice().sort(function (a, b) { return key(a) - key(b) || all.indexOf(a) - all.indexOf(b); });
     next.addEventListener("click", function () {
-      var open = $$(".flag-btn", form).filter(function (b) { return !b.parentNode.classList.contains("confirmed"); });
-      if (!open.length) { return; }
-      var after = last ? open.filter(function (b) { return last.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING; }) : open;
-      var b = after[0] || open[0];
+      var isOpen = function (b) { return !b.parentNode.classList.contains("confirmed"); };
+      var from = last ? order.indexOf(last) + 1 : 0;
+      var b = order.slice(from).filter(isOpen)[0] || order.filter(isOpen)[0];
+      if (!b) { return; }
       last = b;
+      showGameOf(b);  // on a phone, the game it is in
       b.scrollIntoView({ block: "center", inline: "nearest" });
       b.click();
     });
