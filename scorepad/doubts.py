@@ -179,7 +179,7 @@ class _Scope:
     player: int
     game: int | None  # 0-based; None for the PLAYERS' SCORES column
     errors: list[Finding]
-    # by id(finding): (cell, other reading, whether that reading leaves no error at all)
+    # by id(finding): (cell, other reading, whether that reading brings no error of its own)
     explained: dict[int, list[tuple[Cell, int | None, bool]]]
     incomplete: bool = False
 
@@ -239,9 +239,11 @@ def apply_doubts(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
                     assert g is not None
                     again = reaudit.game(scope.player, p.name, scope.game, g)
                 left = {_key(f) for f in again if f.severity is Severity.ERROR}
+                # Aces read as 1 might be 51 for a sum's sake, but 51 is an error itself
+                fits = left <= {_key(f) for f in scope.errors}
                 for f in scope.errors:
                     if _key(f) not in left:
-                        scope.explained.setdefault(id(f), []).append((cell, alt, not left))
+                        scope.explained.setdefault(id(f), []).append((cell, alt, fits))
         for f in scope.errors:
             _judge(f, p, scope)
 
@@ -249,8 +251,7 @@ def apply_doubts(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
 def _judge(f: Finding, p: Player, scope: _Scope) -> None:
     cells = basis(f)
     unsure = [c for c in cells if (r := c.reading(p)) is not None and r.status.unsure]
-    # the readings that leave the game (or column) with no error at all first
-    explained = sorted(scope.explained.get(id(f), []), key=lambda e: not e[2])
+    explained = scope.explained.get(id(f), [])
     untried = scope.incomplete and any(
         (r := c.reading(p)) is not None and r.status is not ReadStatus.CONFIRMED for c in cells)
     if not (unsure or explained or untried):
@@ -261,8 +262,9 @@ def _judge(f: Finding, p: Player, scope: _Scope) -> None:
     f.details = {**f.details, "doubt": {
         "reason": reason,
         "cells": [_cell_dict(c, p) for c in shown],
+        # only readings that bring no new error of their own make the card right there
         "would_be_right_if": [{"field": c.field, "game": c.game_no, "value": v}
-                              for c, v, _ in explained],
+                              for c, v, fits in explained if fits],
     }}
     f.message = messages.render(f)
 

@@ -133,6 +133,12 @@ CASES = [
     ("misread_with_two_candidates_that_fix_it",
      scanned({"upper_total_score": 68}, {"upper_total_score": read("confident", 63, None)}),
      {("doubt", "TOTAL_ARITHMETIC", "upper_total_score")}, "unsure"),
+    # Aces 53 would make the written upper sum add up, but no Aces box holds 53: only the
+    # sum's own candidate makes the card right.
+    ("candidate_that_is_an_error_itself",
+     scanned({"upper_total_score": 113}, {"upper_total_score": read("confident", 63),
+                                          "aces": read("confident", 53)}),
+     {("doubt", "TOTAL_ARITHMETIC", "upper_total_score")}, "unsure"),
     # A check mark seen where there is none: the checks read 1, blank a candidate.
     ("check_mark_misread",
      scanned({"yahtzee_bonus_checks": 1}, {"yahtzee_bonus_checks": read("confident", None)}),
@@ -196,6 +202,8 @@ def test_doubt_cases(data: dict[str, Any], want: set[tuple[str, str, str]],
      [("upper_bonus", None)]),
     ("misread_with_two_candidates_that_fix_it", "TOTAL_ARITHMETIC", "upper_total_score",
      [("upper_total_score", 63), ("upper_total_score", None)]),
+    ("candidate_that_is_an_error_itself", "TOTAL_ARITHMETIC", "upper_total_score",
+     [("upper_total_score", 63)]),
     ("check_mark_misread", "BONUS_CHECKS_WITHOUT_YAHTZEE_50", "yahtzee_bonus_checks",
      [("yahtzee_bonus_checks", 0)]),
     ("slip_resting_on_an_unsure_box", "TOTAL_ARITHMETIC", "grand_total", []),
