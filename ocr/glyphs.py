@@ -14,6 +14,7 @@ import numpy as np
 INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
 INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
 INK_GROW = 0.5  # strokes grow from ink into pixels this share as dark (a digit written lighter)
+BAND_EDGE = 0.3  # the thickest remnant of a band's edge, as a share of the cell's height
 
 
 @dataclass
@@ -61,6 +62,12 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
         thin = max(4.0, 0.2 * min(h, w))
         if at_top_bottom and x == 0 and x + cw >= w and ch <= thin:
             continue
+        # ... or the edge of a dark band above or below the row (GAME #n, LOWER SECTION),
+        # thicker still but flush with the edge the whole way: a dash is drawn clear of it
+        if at_top_bottom and x == 0 and x + cw >= w and ch <= BAND_EDGE * h:
+            edge = labels[0] if y == 0 else labels[h - 1]
+            if np.count_nonzero(edge == i) >= 0.9 * w:
+                continue
         if at_sides and y == 0 and y + ch >= h and cw <= thin:
             continue
         if touches and area < 40:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -80,12 +81,16 @@ def similarity(text: str, row: Row, hint: str = "") -> float:
     return best
 
 
-def _similar(t: str, aliases: Sequence[str]) -> float:
+@lru_cache(maxsize=8192)  # a pad's labels are compared with each row, turn and side
+def _similar(t: str, aliases: tuple[str, ...]) -> float:
     if len(t) < 3:
         return 0.0
     best = 0.0
     for alias in aliases:
-        r = difflib.SequenceMatcher(None, t, alias).ratio()
+        m = difflib.SequenceMatcher(None, t, alias)
+        if m.real_quick_ratio() <= best and len(t) <= len(alias) + 2:
+            continue  # cannot beat the best alias so far
+        r = m.ratio()
         if len(t) > len(alias) + 2:  # extra printed words ("Aces = 1", "Count and add...")
             r = max(r, 0.95 * difflib.SequenceMatcher(None, t[: len(alias)], alias).ratio())
         best = max(best, r)

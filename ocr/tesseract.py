@@ -1,19 +1,22 @@
 """Every tesseract call of the project goes through this module, always with a timeout.
 
 The reader asks an ``Engine`` to read many small images (cells) at once; the
-real engine writes them as one multi-page TIFF and runs ONE tesseract process
-over it (process start-up dominates the cost of a single call), parsing the
-TSV output page by page.  ``FakeEngine`` answers from a function, for fast tests.
+real engine writes them as a multi-page TIFF and runs one tesseract process
+over it (process start-up dominates the cost of a single call), or over each
+part of it at once where a scan may use more than one core (``default_processes``),
+parsing the TSV output page by page.  ``FakeEngine`` answers from a function, for fast tests.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,11 +65,12 @@ class TesseractEngine:
     name = "tesseract"
 
     def __init__(self, binary: str | None = None, *, timeout: float = DEFAULT_TIMEOUT,
-                 lang: str = "eng", psm: int = 7) -> None:
+                 lang: str = "eng", psm: int = 7, processes: int | None = None) -> None:
         self.binary = binary or shutil.which("tesseract") or "tesseract"
         self.timeout = timeout
         self.lang = lang
         self.psm = psm
+        self.processes = processes
 
     def available(self) -> bool:
         return shutil.which(self.binary) is not None or Path(self.binary).is_file()
@@ -76,26 +80,66 @@ class TesseractEngine:
             return []
         if not self.available():
             raise OcrEngineError("ocr_engine_missing", "tesseract is not installed")
+        chunks = split_batch(len(images), self.processes or default_processes())
+        env = dict(os.environ, OMP_THREAD_LIMIT="1")
+        procs: list[subprocess.Popen[bytes]] = []
+        outs: list[tuple[int, bytes, bytes]] = []
         with tempfile.TemporaryDirectory(prefix="scorepad-ocr-") as tmp:
-            tif = Path(tmp) / "cells.tif"
-            pages = [Image.fromarray(im) for im in images]
-            pages[0].save(tif, save_all=True, append_images=pages[1:], compression="tiff_lzw",
-                          dpi=(300, 300))
-            env = dict(os.environ, OMP_THREAD_LIMIT="1")
-            cmd = [self.binary, str(tif), "stdout", "-l", self.lang, "--psm", str(self.psm),
-                   "tsv"]
             try:
-                proc = subprocess.run(cmd, capture_output=True, timeout=self.timeout, env=env,
-                                      check=False)
+                for i, (a, b) in enumerate(chunks):
+                    tif = Path(tmp) / f"cells{i}.tif"
+                    pages = [Image.fromarray(im) for im in images[a:b]]
+                    pages[0].save(tif, save_all=True, append_images=pages[1:],
+                                  compression="tiff_lzw", dpi=(300, 300))
+                    cmd = [self.binary, str(tif), "stdout", "-l", self.lang, "--psm",
+                           str(self.psm), "tsv"]
+                    procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                  stderr=subprocess.PIPE, env=env))
+                deadline = time.monotonic() + self.timeout
+                for proc in procs:
+                    out, err = proc.communicate(timeout=max(deadline - time.monotonic(), 0.01))
+                    outs.append((proc.returncode, out, err))
             except subprocess.TimeoutExpired:
                 raise OcrEngineError("ocr_timeout",
                                      f"tesseract took longer than {self.timeout:g}s") from None
             except OSError as exc:
                 raise OcrEngineError("ocr_engine_missing", f"cannot run tesseract: {exc}") from None
-        if proc.returncode != 0:
-            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise OcrEngineError("ocr_failed", f"tesseract failed: {err[-1] if err else proc.returncode}")
-        return parse_tsv(proc.stdout.decode("utf-8", "replace"), len(images))
+            finally:  # none left running, every pipe closed, whatever happened
+                for proc in procs:
+                    if proc.poll() is None:
+                        proc.kill()
+                    proc.wait()
+                    for pipe in (proc.stdout, proc.stderr):
+                        if pipe is not None:
+                            pipe.close()
+        texts: list[OcrText] = []
+        for (returncode, out, err), (a, b) in zip(outs, chunks, strict=True):
+            if returncode != 0:
+                lines = err.decode("utf-8", "replace").strip().splitlines()
+                raise OcrEngineError("ocr_failed",
+                                     f"tesseract failed: {lines[-1] if lines else returncode}")
+            texts += parse_tsv(out.decode("utf-8", "replace"), b - a)
+        return texts
+
+
+MIN_CHUNK = 12  # images: fewer are not worth another tesseract start-up (about 0.1 s)
+
+
+def default_processes() -> int:
+    """Tesseract processes for one batch: the thread cap a scan runs under (``scorepad
+    worker --threads`` sets OMP_THREAD_LIMIT), else up to two of the machine's cores."""
+    try:
+        cap = int(os.environ.get("OMP_THREAD_LIMIT", "0"))
+    except ValueError:
+        cap = 0
+    return cap if cap > 0 else min(2, os.cpu_count() or 1)
+
+
+def split_batch(n: int, processes: int) -> list[tuple[int, int]]:
+    """``n`` images -> (start, end) runs, one per process, none shorter than MIN_CHUNK."""
+    k = max(1, min(processes, n // MIN_CHUNK))
+    edges = [round(i * n / k) for i in range(k + 1)]
+    return list(itertools.pairwise(edges))
 
 
 def parse_tsv(tsv: str, pages: int) -> list[OcrText]:

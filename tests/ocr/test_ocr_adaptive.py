@@ -211,6 +211,26 @@ def test_a_thick_rule_along_a_cells_edge_is_not_ink(edge: str) -> None:
     assert not ink_mask(c).any()
 
 
+@pytest.mark.parametrize("edge", ["top", "bottom"])
+def test_the_edge_of_a_dark_band_above_or_below_a_row_is_not_ink(edge: str) -> None:
+    # (found on the independent set: 10 px of the GAME #n and LOWER SECTION bands left at
+    # the top of the row below them were read as a confident dash, a 0 in a blank box)
+    c = np.full((48, 70), 235, np.uint8)
+    c[np.s_[0:10, :] if edge == "top" else np.s_[-10:, :]] = 20
+    assert not ink_mask(c).any()
+
+
+def test_a_dash_drawn_up_to_a_band_is_still_ink() -> None:
+    touching = np.full((48, 70), 235, np.uint8)
+    touching[0:10, :] = 20  # the band's edge ...
+    touching[8:16, 10:60] = 40  # ... and a dash drawn up against it: not flush, not thin
+    slanted = np.full((48, 70), 235, np.uint8)
+    for x in range(70):  # a dash across the cell, touching the top only at one end
+        slanted[x // 7: x // 7 + 6, x] = 40
+    for c in (touching, slanted):
+        assert ink_mask(c).any()
+
+
 def test_digits_and_scratches_near_the_edges_are_still_ink() -> None:
     one = _crop()
     one[2:36, 84:90] = 40  # a "1" at the right edge, not the cell's whole height

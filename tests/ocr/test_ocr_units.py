@@ -141,6 +141,25 @@ def test_marks_are_counted() -> None:
         assert count_marks(glyphs(mask)) == n
 
 
+@pytest.mark.parametrize("size", [28, 14, 7])  # 7: PyTorch's pool drops the odd last row
+def test_the_convolution_layer_is_conv_pool_relu_as_pytorch_computes_it(size: int) -> None:
+    rng = np.random.default_rng(size)
+    x = rng.normal(size=(3, size, size, 4)).astype(np.float32)
+    w = rng.normal(size=(5, 4, 3, 3)).astype(np.float32)
+    b = rng.normal(size=5).astype(np.float32)
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    conv = np.zeros((3, size, size, 5), np.float32)
+    for dy in range(3):  # the plain definition, one kernel place at a time
+        for dx in range(3):
+            conv += np.einsum("nhwc,oc->nhwo", xp[:, dy: dy + size, dx: dx + size], w[:, :, dy, dx])
+    conv = np.maximum(conv + b, 0)
+    half = size // 2
+    want = conv[:, : 2 * half, : 2 * half].reshape(3, half, 2, half, 2, 5).max(axis=(2, 4))
+    got = cnn._conv_relu_pool(x, w, b)
+    assert got.shape == want.shape
+    assert np.allclose(got, want, atol=1e-4)
+
+
 def test_classifier_reads_held_out_font_digits() -> None:
     masks, want = [], []
     for path in hw.available(hw.EVAL_FONTS):
