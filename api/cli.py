@@ -61,6 +61,10 @@ examples:
     worker.add_argument("--threads", type=int, default=None, help="threads a job may use "
                         "(OpenCV, BLAS, OpenMP; 0: no limit; default $SCOREPAD_WORKER_THREADS, "
                         "else 1: a scan keeps to one core)")
+    worker.add_argument("--idle", action=argparse.BooleanOptionalAction, default=None,
+                        help="with a lowered priority, also run in Linux's idle scheduling "
+                        "class: a core only when no other process wants it (default "
+                        "$SCOREPAD_WORKER_IDLE, else on)")
     worker.set_defaults(func=_worker)
 
     dbp = add_command(subparsers, "db", epilog="""examples:
@@ -170,8 +174,10 @@ def _worker(args: argparse.Namespace) -> int:
         return _fail(f"--threads must be 0 or more, got {threads}")
     if threads:
         jobs.limit_threads(threads)  # before numpy is loaded; the work-horses inherit it
+    idle = args.idle if args.idle is not None else (
+        os.environ.get("SCOREPAD_WORKER_IDLE", "1").strip().lower() not in ("0", "no", "false"))
     if nice:
-        jobs.lower_priority(nice)  # the work-horses inherit it
+        jobs.lower_priority(nice, idle=idle)  # the work-horses inherit it
     try:
         jobs.connection(url).ping()
     except Exception as exc:

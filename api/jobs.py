@@ -21,6 +21,7 @@ failed in the same way: a job is never left ``started`` for ever.
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Callable
@@ -320,8 +321,11 @@ def worker_setting(value: int | None, env: str, default: int) -> int:
     return int(raw) if raw else default
 
 
-def lower_priority(nice: int) -> bool:
-    """Lower this process's CPU priority (and its work-horses') by ``nice``. On Linux with
+def lower_priority(nice: int, idle: bool = False) -> bool:
+    """Lower this process's CPU priority (and its work-horses') by ``nice``; with ``idle``
+    also put it in Linux's idle scheduling class (SCHED_IDLE), where it runs only when no
+    other process wants the core, so that a request is never kept waiting behind a scan by
+    the scheduler (a nice value alone still gives it a share and a time slice). On Linux with
     autogroups (``/proc/sys/kernel/sched_autogroup_enabled``) a process's nice value only
     counts against the processes of its own session, so a worker that leads its own session
     (started by systemd, setsid, a process manager) lowers its session's autogroup too;
@@ -329,6 +333,9 @@ def lower_priority(nice: int) -> bool:
     import os
 
     os.nice(nice)
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):  # not permitted (a container's seccomp): nice only
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     if os.getsid(0) != os.getpid():  # a shell's session: lowering it would lower the shell's
         return False
     try:

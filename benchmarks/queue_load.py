@@ -9,7 +9,8 @@ another) while SCANNERS clients upload a pad photo again and again. Four runs (s
 * ``in-process``: no Redis, each scan is read inside a web worker (as before issue 16);
 * ``queue, 1 worker`` and ``queue, 2 workers``: ``SCOREPAD_REDIS_URL`` set, scans answered
   202 and read by 1 or 2 ``scorepad worker`` processes with their default settings (CPU
-  priority lowered by 10, one thread a scan); a scan client polls its job until it ends
+  priority lowered by 10 and the idle scheduling class, one thread a scan); a scan client
+  (the scan clients are threads of a process of their own) polls its job until it ends
   (every ``Retry-After`` second, or ``--poll``), then uploads the next photo; with
   ``--compare`` also with ``scorepad worker --nice 0 --threads 0`` (the workers before
   those defaults: the web's priority, OpenCV and BLAS on every core; the reader is
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -135,6 +137,16 @@ class Run:
         return False
 
 
+def scan_clients(run: Run, scanners: int, results: Any) -> None:
+    """``scanners`` clients uploading photos until the run ends (in a process of its own)."""
+    threads = [threading.Thread(target=run.scanner) for _ in range(scanners)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    results.put((run.scans, run.errors))
+
+
 def scenario(name: str, duration: float, scanners: int, web: int, workers: int | None,
              worker_args: list[str], poll: float, redis_url: str, tmp: str) -> dict[str, Any]:
     port = free_port()
@@ -159,12 +171,16 @@ def scenario(name: str, duration: float, scanners: int, web: int, workers: int |
         warm.verifier()
         time.sleep(3 if workers else 0)  # the workers import the reader
         run = Run(port, time.monotonic() + duration, poll)
-        threads = [threading.Thread(target=run.verifier)]
-        threads += [threading.Thread(target=run.scanner) for _ in range(scanners)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        # the photo uploaders are other clients: their own process, so that the verify
+        # stream's latency holds no waits for this process's interpreter lock
+        results: multiprocessing.Queue[tuple[int, list[str]]] = multiprocessing.Queue()
+        uploaders = multiprocessing.get_context("fork").Process(
+            target=scan_clients, args=(run, scanners, results))
+        uploaders.start()
+        run.verifier()
+        run.scans, errors = results.get()
+        run.errors += errors
+        uploaders.join()
     finally:
         for p in procs:
             os.killpg(p.pid, signal.SIGTERM)

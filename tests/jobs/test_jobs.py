@@ -198,7 +198,15 @@ def test_worker_yields_the_cpu_by_default(procs: Processes, env: dict[str, str])
     assert worker.poll() is None
     if Path("/proc/self/autogroup").exists():  # autogroups on: the session's priority too
         assert _nice(worker.pid)[1] == "10"
+    assert wait_for(lambda: os.sched_getscheduler(worker.pid) == os.SCHED_IDLE,
+                    "the worker takes a core only when no other process wants it")
     procs.kill(worker, signal.SIGTERM)
+
+    plain = procs.start("worker", "--no-idle")
+    assert wait_for(lambda: _nice(plain.pid)[0] == 10 or plain.poll() is not None,
+                    "the worker lowers its priority")
+    assert os.sched_getscheduler(plain.pid) == os.SCHED_OTHER
+    procs.kill(plain, signal.SIGTERM)
 
     procs.env = {**env, "SCOREPAD_WORKER_NICE": "5"}  # the setting, when no --nice is given
     other = procs.start("worker")
