@@ -1,6 +1,6 @@
 """The digit reader's convolutional network, run in plain numpy.
 
-Same classes as ``ocr.digits`` (0-9, dash, slash, X).  The weights are trained
+Same classes as ``ocr.digits`` (0-9, dash, slash, X, several).  The weights are trained
 offline by ``scripts/train_digits.py`` (PyTorch, training only) and shipped as
 ``ocr/digits_cnn.npz``; at run time only numpy and OpenCV are used: the
 convolutions are matrix products over ``sliding_window_view`` patches (im2col).
