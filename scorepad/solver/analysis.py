@@ -400,11 +400,10 @@ def _check_bonus_checks(boxes: Mapping[Box, int], checks: int) -> None:
                             f"and {len(boxes) - 1} besides YAHTZEE are filled")
 
 
-def advise(boxes: Mapping[Box, int], dice: Sequence[int] | str, roll: int,
-           rules: RuleSet | str | dict[str, Any] | None = None, *, bonus_checks: int = 0,
-           table: OptimalTable | None = None) -> Advice:
-    """Best keep (after roll 1 or 2) or best box (after roll 3) for a card in progress."""
-    rs = get_rules(rules)
+def advice_input(boxes: Mapping[Box, int], dice: Sequence[int] | str, roll: int,
+                 bonus_checks: int = 0) -> list[int]:
+    """``advise``'s checks of what it is asked, which need no table (a caller checks them
+    before it builds one): the dice, parsed. AnalysisError says what is wrong."""
     if roll not in (1, 2, 3):
         raise AnalysisError(f"roll must be 1, 2 or 3, not {roll}")
     try:
@@ -414,6 +413,15 @@ def advise(boxes: Mapping[Box, int], dice: Sequence[int] | str, roll: int,
     if len(boxes) >= len(ALL_BOXES):
         raise AnalysisError("the card is full: no turn left to play")
     _check_bonus_checks(boxes, bonus_checks)
+    return parsed
+
+
+def advise(boxes: Mapping[Box, int], dice: Sequence[int] | str, roll: int,
+           rules: RuleSet | str | dict[str, Any] | None = None, *, bonus_checks: int = 0,
+           table: OptimalTable | None = None) -> Advice:
+    """Best keep (after roll 1 or 2) or best box (after roll 3) for a card in progress."""
+    rs = get_rules(rules)
+    parsed = advice_input(boxes, dice, roll, bonus_checks)
     table = table or get_table(rs)
     state = _state(table, boxes, bonus_checks)
     try:

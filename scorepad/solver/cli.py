@@ -16,7 +16,7 @@ from ..audit import audit_sheet
 from ..cliapi import ExitCode, InputError, add_command
 from ..inputs import FORMAT, RULES_HELP, add_card_arguments, card_arg, check_card, load, rules_arg
 from ..rules import RuleSet, RuleSetError, UnknownRuleSet, get_rules
-from .analysis import AnalysisError, GameAnalysis, advise, analyse_sheet
+from .analysis import AnalysisError, GameAnalysis, advice_input, advise, analyse_sheet
 from .simulate import MAX_GAMES, simulate
 from .table import OptimalTable, SolverError, cache_path, get_table, table_available
 
@@ -134,6 +134,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         boxes = {b: v for b, v in card.boxes.items() if v is not None}
         checks = card.bonus_checks
     try:
+        advice_input(boxes, args.dice, args.roll, checks)  # bad input: no table built for it
         advice = advise(boxes, args.dice, args.roll, rules, bonus_checks=checks,
                         table=prepare_table(rules))
     except (AnalysisError, SolverError) as exc:

@@ -456,6 +456,23 @@ def test_one_error_prefix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         assert len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("args", [["--dice", "7", "--roll", "1"], ["--dice", "1234567", "--roll", "3"],
+                                  ["--dice", "1234", "--roll", "2"]])
+def test_advise_refuses_bad_dice_before_it_builds_a_table(
+        args: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # (found on a fresh machine: a bad roll first built the 10-20 s table, then was refused)
+    import scorepad.solver.cli as solver_cli
+
+    def no_table(*_: Any) -> Any:
+        raise AssertionError("a table was built for input that is refused")
+
+    monkeypatch.setattr(solver_cli, "prepare_table", no_table)
+    assert main(["advise", *args]) == ExitCode.BAD_INPUT
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("scorepad: ")
+
+
 @pytest.mark.parametrize("content", ["{}", "[1, 2]", '{"group": 5}', "5", "{"])
 def test_db_import_of_what_is_not_a_backup(content: str, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
