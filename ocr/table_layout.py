@@ -42,6 +42,7 @@ from .layout import ANY_FRONT_ROWS, BACK_ROWS, GAMES, Kind, Row, Side
 from .tesseract import Engine, OcrText
 
 MIN_ROWS = {Side.FRONT: 8, Side.BACK: 4}  # matched labels needed to accept a table
+LABELS_SURE = 16  # labels matched by themselves above which HOW TO SCORE is not read too
 FRONT_ROW_H = 50  # the card is scaled so that a front row is this high (as our pad)
 BACK_COL_W = 120  # ... and a back value column this wide
 
@@ -305,11 +306,19 @@ def _has_hints(xs: Sequence[int]) -> bool:
     return bool(widths[1] >= 1.2 * float(np.median(widths[-GAMES:])))
 
 
+def _matched(labels: list[str]) -> int:
+    """The labels that match the front's rows, in order, by themselves."""
+    return align(labels, ANY_FRONT_ROWS)[2]
+
+
 def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
-    first column's labels are not a pad's.  ONE ``engine.read_batch`` call."""
+    first column's labels are not a pad's.  One ``engine.read_batch`` call, two when the
+    labels alone leave rows unmatched and the pad has a HOW TO SCORE column."""
     h, w = g.warp.shape
     turns = plausible_turns(g)
+    # the label column first; the HOW TO SCORE column only where the labels alone leave
+    # rows unmatched (half the printed text to read, most photos)
     crops: list[np.ndarray] = []
     spans: dict[int, tuple[int, int, list[int], list[int]]] = {}
     for k in turns:
@@ -317,17 +326,27 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
         xs, ys = turned(g.xs, g.ys, w, h, k)
         ys = regularise(ys)
         a = len(crops)
-        # the label column, and the HOW TO SCORE column where the pad has one
-        columns = [0, 1] if _has_hints(xs) else [0]
-        for r in range(len(ys) - 1):
-            crops += [label_image(img[ys[r]: ys[r + 1], xs[c]: xs[c + 1]]) for c in columns]
+        crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]) for r in range(len(ys) - 1)]
         spans[k] = (a, len(crops), xs, ys)
     texts: list[OcrText] = engine.read_batch(crops) if crops else []
+    labels_of = {k: [t.text for t in texts[a:b]] for k, (a, b, _xs, _ys) in spans.items()}
+    hints_of: dict[int, list[str]] = {}
+    unsure = [k for k in turns if _has_hints(spans[k][2])
+              and _matched(labels_of[k]) < LABELS_SURE]
+    if unsure:
+        hint_crops: list[np.ndarray] = []
+        for k in unsure:
+            img = np.rot90(g.warp, k)
+            xs, ys = spans[k][2], spans[k][3]
+            hint_crops += [label_image(img[ys[r]: ys[r + 1], xs[1]: xs[2]])
+                           for r in range(len(ys) - 1)]
+        read = iter(engine.read_batch(hint_crops))
+        for k in unsure:
+            hints_of[k] = [next(read).text for _ in labels_of[k]]
     best: tuple[float, int, Side, dict[int, int], list[str], int] | None = None
-    for k, (a, b, xs, _ys) in spans.items():
-        step = 2 if _has_hints(xs) else 1
-        labels = [t.text for t in texts[a:b:step]]
-        hints = [t.text for t in texts[a + 1:b:step]] if step == 2 else []
+    for k, (_a, _b, xs, _ys) in spans.items():
+        labels = labels_of[k]
+        hints = hints_of.get(k, [])
         for side, rows in ((Side.FRONT, ANY_FRONT_ROWS), (Side.BACK, BACK_ROWS)):
             mapping, total, matched = align(labels, rows, hints if side is Side.FRONT else [])
             if matched < MIN_ROWS[side] or _value_cols(xs, side) is None:

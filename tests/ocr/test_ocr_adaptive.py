@@ -56,6 +56,53 @@ def test_both_lower_totals_read_as_plain_total_keep_their_order() -> None:
     assert got[21].label == "GRAND TOTAL"
 
 
+# The official pad's rows as its label and HOW TO SCORE columns read (one row each).
+OFFICIAL = [("_", ""), ("Aces", "Count and add only Aces"), ("Twos", "Count and add only Twos"),
+            ("Threes", "Count and add only Threes"), ("Fours", "Count and add only Fours"),
+            ("Fives", "Count and add only Fives"), ("Sixes", "Count and add only Sixes"),
+            ("TOTAL SCORE", ""), ("BONUS", "SCORE 35"), ("TOTAL", ""),
+            ("3 of a kind", "Add Total Of All Dice"), ("4 of a kind", "Add Total Of All Dice"),
+            ("Full House", "SCORE 25"), ("Sm Straight", "SCORE 30"), ("Lg Straight", "SCORE 40"),
+            ("YAHTZEE", "SCORE 50"), ("Chance", "Score Total Of All 5 Dice"),
+            ("YAHTZEE BONUS", "Check for each bonus"), ("", "SCORE 100 PER"), ("TOTAL", ""),
+            ("TOTAL", ""), ("GRAND TOTAL", "")]
+
+
+def ruled_table() -> ad.Grid:
+    """A white table ruled like the official pad: labels, HOW TO SCORE, six GAME columns."""
+    xs = [0, 200, 380, *range(460, 940, 80)]
+    ys = list(range(0, 40 * len(OFFICIAL) + 1, 40))
+    warp = np.full((ys[-1] + 1, xs[-1] + 1), 250, np.uint8)
+    for x in xs:
+        warp[:, x] = 20
+    for y in ys:
+        warp[y, :] = 20
+    h, w = warp.shape
+    return ad.Grid(warp, xs, ys, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+
+
+@pytest.mark.parametrize(("labels_read", "batches"), [(True, 1), (False, 2)])
+def test_how_to_score_is_read_only_when_the_labels_leave_rows_unmatched(
+        labels_read: bool, batches: int) -> None:
+    asked: list[int] = []
+
+    def answer(i: int, _im: np.ndarray) -> OcrText:
+        if len(asked) == 1:  # the first batch: the label column
+            return OcrText(OFFICIAL[i][0] if labels_read or i % 3 == 0 else "~", 0.9)
+        return OcrText(OFFICIAL[i][1], 0.9)
+
+    class Counting(FakeEngine):
+        def read_batch(self, images: Sequence[np.ndarray]) -> list[OcrText]:
+            asked.append(len(images))
+            return super().read_batch(images)
+
+    g = ruled_table()
+    table = ad.recognise(g.warp, g, Counting(answer))
+    assert asked == [len(OFFICIAL)] * batches  # one image a row, each column once at most
+    assert table is not None and table.side is Side.FRONT
+    assert {row.label for _, row in table.rows} >= {"Aces = 1", "Chance", "GRAND TOTAL"}
+
+
 def test_back_labels_align() -> None:
     texts = ["Names", "Game 1", "Game 2", "Game 3", "Gane 4", "", "Game 6", "Total of all games"]
     mapping, _, matched = ad.align(texts, BACK_ROWS)
