@@ -64,7 +64,7 @@ examples:
     worker.add_argument("--idle", action=argparse.BooleanOptionalAction, default=None,
                         help="with a lowered priority, also run in Linux's idle scheduling "
                         "class: a core only when no other process wants it (default "
-                        "$SCOREPAD_WORKER_IDLE, else on)")
+                        "$SCOREPAD_WORKER_IDLE, 1 or 0, else on)")
     worker.set_defaults(func=_worker)
 
     dbp = add_command(subparsers, "db", epilog="""examples:
@@ -166,18 +166,19 @@ def _worker(args: argparse.Namespace) -> int:
         nice = jobs.worker_setting(args.nice, "SCOREPAD_WORKER_NICE", jobs.WORKER_NICE)
         threads = jobs.worker_setting(args.threads, "SCOREPAD_WORKER_THREADS",
                                       jobs.WORKER_THREADS)
+        idle = jobs.worker_setting(None if args.idle is None else int(args.idle),
+                                   "SCOREPAD_WORKER_IDLE", jobs.WORKER_IDLE)
     except ValueError as exc:
-        return _fail(f"SCOREPAD_WORKER_NICE and SCOREPAD_WORKER_THREADS are integers: {exc}")
+        return _fail("SCOREPAD_WORKER_NICE, SCOREPAD_WORKER_THREADS and SCOREPAD_WORKER_IDLE "
+                     f"are integers: {exc}")
     if not 0 <= nice <= 19:
         return _fail(f"--nice must be 0-19, got {nice}")
     if threads < 0:
         return _fail(f"--threads must be 0 or more, got {threads}")
     if threads:
         jobs.limit_threads(threads)  # before numpy is loaded; the work-horses inherit it
-    idle = args.idle if args.idle is not None else (
-        os.environ.get("SCOREPAD_WORKER_IDLE", "1").strip().lower() not in ("0", "no", "false"))
     if nice:
-        jobs.lower_priority(nice, idle=idle)  # the work-horses inherit it
+        jobs.lower_priority(nice, idle=bool(idle))  # the work-horses inherit it
     try:
         jobs.connection(url).ping()
     except Exception as exc:

@@ -307,6 +307,7 @@ def job(job_id: str) -> Response:
 
 WORKER_NICE = 10  # default of SCOREPAD_WORKER_NICE: web processes on the machine answer first
 WORKER_THREADS = 1  # default of SCOREPAD_WORKER_THREADS: the threads a scan may use
+WORKER_IDLE = 1  # default of SCOREPAD_WORKER_IDLE: a lowered worker in the idle class too
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "NUMEXPR_NUM_THREADS", "OMP_THREAD_LIMIT")
 

@@ -178,7 +178,7 @@ def scenario(name: str, duration: float, scanners: int, web: int, workers: int |
             target=scan_clients, args=(run, scanners, results))
         uploaders.start()
         run.verifier()
-        run.scans, errors = results.get()
+        run.scans, errors = results.get(timeout=duration + 180)  # as long as follow() waits
         run.errors += errors
         uploaders.join()
     finally:

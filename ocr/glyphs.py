@@ -60,13 +60,14 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
         # ... and a thicker one (a blurred or bold rule cut a little inside the cell) runs
         # the cell's whole length along its edge, which no digit or scratch does
         thin = max(4.0, 0.2 * min(h, w))
-        if at_top_bottom and x == 0 and x + cw >= w and ch <= thin:
-            continue
-        # ... or the edge of a dark band above or below the row (GAME #n, LOWER SECTION),
-        # thicker still but flush with the edge the whole way: a dash is drawn clear of it
-        if at_top_bottom and x == 0 and x + cw >= w and ch <= BAND_EDGE * h:
+        if at_top_bottom and x == 0 and x + cw >= w:
+            if ch <= thin:
+                continue
+            # ... or the edge of a dark band above or below the row (GAME #n, LOWER
+            # SECTION), thicker still but flush with the edge the whole way: a dash is
+            # drawn clear of it
             edge = labels[0] if y == 0 else labels[h - 1]
-            if np.count_nonzero(edge == i) >= 0.9 * w:
+            if ch <= BAND_EDGE * h and np.count_nonzero(edge == i) >= 0.9 * w:
                 continue
         if at_sides and y == 0 and y + ch >= h and cw <= thin:
             continue

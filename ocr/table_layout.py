@@ -306,11 +306,6 @@ def _has_hints(xs: Sequence[int]) -> bool:
     return bool(widths[1] >= 1.2 * float(np.median(widths[-GAMES:])))
 
 
-def _matched(labels: list[str]) -> int:
-    """The labels that match the front's rows, in order, by themselves."""
-    return align(labels, ANY_FRONT_ROWS)[2]
-
-
 def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  One ``engine.read_batch`` call, two when the
@@ -330,9 +325,10 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
         spans[k] = (a, len(crops), xs, ys)
     texts: list[OcrText] = engine.read_batch(crops) if crops else []
     labels_of = {k: [t.text for t in texts[a:b]] for k, (a, b, _xs, _ys) in spans.items()}
+    # each turn's labels against the front's rows by themselves (kept where no hints are read)
+    front = {k: align(labels, ANY_FRONT_ROWS) for k, labels in labels_of.items()}
     hints_of: dict[int, list[str]] = {}
-    unsure = [k for k in turns if _has_hints(spans[k][2])
-              and _matched(labels_of[k]) < LABELS_SURE]
+    unsure = [k for k in turns if _has_hints(spans[k][2]) and front[k][2] < LABELS_SURE]
     if unsure:
         hint_crops: list[np.ndarray] = []
         for k in unsure:
@@ -348,7 +344,10 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
         labels = labels_of[k]
         hints = hints_of.get(k, [])
         for side, rows in ((Side.FRONT, ANY_FRONT_ROWS), (Side.BACK, BACK_ROWS)):
-            mapping, total, matched = align(labels, rows, hints if side is Side.FRONT else [])
+            if side is Side.FRONT:
+                mapping, total, matched = align(labels, rows, hints) if hints else front[k]
+            else:
+                mapping, total, matched = align(labels, rows)
             if matched < MIN_ROWS[side] or _value_cols(xs, side) is None:
                 continue
             if best is None or total > best[0]:

@@ -217,6 +217,7 @@ def test_worker_yields_the_cpu_by_default(procs: Processes, env: dict[str, str])
         r = subprocess.run([SCOREPAD, "worker", *bad], env=env, cwd=ROOT, capture_output=True,
                            text=True, timeout=120)
         assert r.returncode == 2 and "must be" in r.stderr
-    r = subprocess.run([SCOREPAD, "worker"], env={**env, "SCOREPAD_WORKER_THREADS": "two"},
-                       cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and "integers" in r.stderr
+    for var, bad in (("SCOREPAD_WORKER_THREADS", "two"), ("SCOREPAD_WORKER_IDLE", "off")):
+        r = subprocess.run([SCOREPAD, "worker"], env={**env, var: bad},
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and "integers" in r.stderr and var in r.stderr
