@@ -176,7 +176,11 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     # confident; ink cut by the edge may have lost a digit, a pale stroke may be read
     # wrong: only the sums
     split_ok = not cell.wide or d.confidence >= WIDE_SURE or (tnum is not None and tnum == d.value)
-    sure = d.confidence >= CONFIDENT_AT and not d.inferred and split_ok and not cell.unsure_ink
+    # tesseract reading another number the box can hold: the two readers disagree, and
+    # the classifier's odds alone do not settle it (only the pad's sums may)
+    disputed = tnum is not None and tnum != d.value and (legal is None or tnum in legal)
+    sure = (d.confidence >= CONFIDENT_AT and not d.inferred and split_ok and not disputed
+            and not cell.unsure_ink)
     status = CONFIDENT if sure else NEEDS_REVIEW
     return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
                     status=status, inferred=d.inferred, candidates=d.candidates,
@@ -184,20 +188,20 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
 
 
 
-def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, int, int]],
-             rules: RuleSet) -> dict[int, int]:
+def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, list[int]]],
+            rules: RuleSet) -> dict[int, int]:
     """Glyphs surely read, in cells read as a legal value: batch row -> its digit."""
     out: dict[int, int] = {}
-    for cell, k, a, b in spans:
+    for cell, k, idx in spans:
         if k != 0 or cell.wide:
             continue
         legal = legal_values(cell.row, rules)
         # a box with one legal value of this many digits (25 in Full House, 30, 40, 50)
-        forced = [v for v in legal or () if len(str(v)) == b - a]
+        forced = [v for v in legal or () if len(str(v)) == len(idx)]
         if len(forced) == 1:
-            out.update({a + i: int(ch) for i, ch in enumerate(str(forced[0]))})
+            out.update({row: int(ch) for row, ch in zip(idx, str(forced[0]), strict=True)})
             continue
-        cls = classifier_candidates(probs[a:b])
+        cls = classifier_candidates(probs[idx])
         if not cls or cls[0].p < writer.ANCHOR_AT:
             continue
         value = cls[0].value
@@ -205,6 +209,6 @@ def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, int, int]],
         if legal is not None and value not in legal:
             continue
         text = str(value)
-        if len(text) == b - a:
-            out.update({a + i: int(ch) for i, ch in enumerate(text)})
+        if len(text) == len(idx):
+            out.update({row: int(ch) for row, ch in zip(idx, text, strict=True)})
     return out

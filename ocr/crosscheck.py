@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from scorepad.boxes import Box, TotalField
 from scorepad.rules import RuleSet
+from scorepad.values import possible_values
 
+from .decode import MAX_CHECKS
 from .layout import Side
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
@@ -16,7 +18,7 @@ CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic,
 SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
 DOUBT_ON_FAIL = 0.9  # marked for review, and so is every one below this (one at KEEP_ON_FAIL
 # or above stays confident)
-SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more or less)
+SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
 
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
@@ -59,6 +61,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         failed: dict[int, tuple[CellRead, str]] = {}
         unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
         slipped: dict[int, tuple[CellRead, int]] = {}  # a digit of one cell from holding
+        misread: list[tuple[CellRead, int]] = []  # ... one digit other (unless a sum vouches)
         failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = []
         for name, parts, result in relations:
             if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
@@ -70,8 +73,14 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 # a misreading or the player's own mistake: the values stay as read
                 for r in written:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
-                for r, value in _one_slip(parts, result[0], rules):
-                    slipped[id(r)] = (r, value)
+                # (a digit other: even where a doubtful cell's candidate would explain the
+                # failure, the sure reading may be the misread one: on the development
+                # seeds that left a confident 51 for 54 in a TOTAL SCORE)
+                for r, value, other in _one_slip(parts, result[0], rules):
+                    if other:
+                        misread.append((r, value))
+                    else:
+                        slipped[id(r)] = (r, value)
                 failing.append((parts, result[0], written))
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
@@ -98,9 +107,15 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                     and r.confidence < KEEP_ON_FAIL):
                 r.status = NEEDS_REVIEW
         _copies(relations, slipped, rules)
+        others = {id(r): (r, v) for r, v in misread if id(r) not in slipped}
+        _copies(relations, others, rules)
+        # (a digit misread as another in a cell whose own sum holds, or in a copy of it,
+        # would need a second misreading to cancel it there: that cell is vouched for)
+        slipped.update({k: rv for k, rv in others.items() if k not in held and k not in slipped})
         for r, value in slipped.values():
-            # one digit more or fewer in this cell and the sum holds: a digit lost at the
-            # cell's edge or a mark taken for one looks exactly so, even where another sum holds
+            # one digit more, fewer or other in this cell and the sum holds: a digit lost at
+            # the cell's edge, a mark taken for one or a digit misread looks exactly so
+            # (so does the player's slip: the person who looks tells), even where another sum holds
             # (both may rest on the same misreading): a person looks, and the audit knows
             # the reading that would make the card right
             if r.status == CONFIDENT and not r.inferred:
@@ -110,19 +125,42 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
 
 
 def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
-              ) -> list[tuple[CellRead, int]]:
-    """The cells of a failed sum that one digit more or fewer would make hold, with that
-    value: a digit lost at the cell's edge, or a mark beside it taken for one (a digit
-    misread as another has the classifier's own candidates; the YAHTZEE BONUS checks are
-    a count, not digits)."""
-    out: list[tuple[CellRead, int]] = []
+              ) -> list[tuple[CellRead, int, bool]]:
+    """The cells of a failed sum that one digit more, fewer or other would make hold, with
+    that value: a digit lost at the cell's edge, a mark beside it taken for one, or one
+    digit misread as another by a classifier sure of it (an unfamiliar hand's 2 taken for
+    a 9 at p 0.99: its own candidates then miss the 2).  Only values the box can hold count;
+    the YAHTZEE BONUS checks are a count, not digits."""
+    out: list[tuple[CellRead, int, bool]] = []
     for r in [*parts, result]:
         if r.field == "yahtzee_bonus_checks" or r.kind == BLANK or not isinstance(r.value, int):
             continue
         want = _holding(parts, result, r, rules)
-        if want >= 0 and _digit_apart(r.value, want):
-            out.append((r, want))
+        legal = _legal(r.field, rules)
+        if want < 0 or (legal is not None and want not in legal):
+            continue
+        if _digit_apart(r.value, want):
+            out.append((r, want, False))
+        elif _digit_other(r.value, want):
+            out.append((r, want, True))
     return out
+
+
+def _legal(field: str, rules: RuleSet) -> frozenset[int] | None:
+    """What a box or bonus cell can hold (None: a total, any number)."""
+    if field in {b.value for b in Box}:
+        return possible_values(rules, Box(field))
+    if field == TotalField.UPPER_BONUS.value:
+        return frozenset({0, rules.upper_bonus})
+    if field == TotalField.YAHTZEE_BONUS.value:
+        return frozenset(k * rules.yahtzee_bonus for k in range(MAX_CHECKS + 1))
+    return None
+
+
+def _digit_other(a: int, b: int) -> bool:
+    """Whether the numerals of a and b differ in one digit only (219 and 919)."""
+    x, y = str(a), str(b)
+    return len(x) == len(y) and sum(p != q for p, q in zip(x, y, strict=True)) == 1
 
 
 def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],

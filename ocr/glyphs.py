@@ -245,6 +245,101 @@ def splits(g: Glyph, n: int) -> list[list[Glyph]]:
     return out
 
 
+SEAM_STEP = 0.2  # what a seam pays for a step sideways, in pixels of ink crossed
+SEAM_HOLE = 2.0  # ... for a pixel inside a closed loop
+SEAM_SHIFTS = (-0.15, 0.0, 0.15)  # where seams are sought: the even border, a little left, right
+SEAM_BAND = 0.1  # ... give or take this much (both in digit widths: the glyph's width / n)
+
+
+def _holes(mask: np.ndarray) -> np.ndarray:
+    """The paper inside the glyph's closed loops (not reached from its edge)."""
+    paper = (mask == 0).astype(np.uint8)
+    _n, labels = cv2.connectedComponents(np.pad(paper, 1, constant_values=1), connectivity=4)
+    inner: np.ndarray = labels[1:-1, 1:-1]
+    holes: np.ndarray = (inner != labels[0, 0]) & (paper > 0)
+    return holes
+
+
+def seam_splits(g: Glyph, n: int) -> list[list[Glyph]]:
+    """A glyph of ``n`` touching digits parted along seams: top-to-bottom paths crossing
+    the least ink, near where its width puts the digits' borders (each seam a little left
+    or right of there: one way each, for the classifier to judge).  Digits written close
+    in a slanted hand overlap in x (the 3 of a 30 reaching under the 0): every vertical
+    cut goes through one of them, a seam goes round them and crosses where they touch."""
+    ink = (g.mask > 0).astype(np.float64)
+    h, w = ink.shape
+    if n < 2 or w < 4 * n or h < 4:
+        return []
+    # a seam down a 0's (a 6's, an 8's) hole would cross only its two thin strokes: the
+    # cheapest way of all, and the 0 cut in two; inside a closed loop costs more than ink
+    ink[_holes(g.mask)] = SEAM_HOLE
+    share = w / n
+    bands: list[tuple[int, int]] = []  # (lo, hi) columns of each seam: shift by shift, k by k
+    for shift in SEAM_SHIFTS:
+        for k in range(1, n):
+            at = share * (k + shift)
+            lo = max(int(at - SEAM_BAND * share), 1)
+            hi = min(int(math.ceil(at + SEAM_BAND * share)), w - 1)
+            if hi - lo < 2:
+                return []
+            bands.append((lo, hi))
+    cuts = _seams(ink, bands)  # (seams, h): the first column right of each seam, row by row
+    cols = np.arange(w)
+    out = []
+    for i in range(len(SEAM_SHIFTS)):
+        owner = np.zeros((h, w), np.int32)  # which piece each pixel falls in
+        for k in range(n - 1):
+            owner += cols[None, :] >= cuts[i * (n - 1) + k][:, None]
+        pieces = []
+        for k in range(n):
+            sub = np.where(owner == k, g.mask, 0).astype(np.uint8)
+            ys, xs = np.nonzero(sub)
+            if len(xs) == 0:
+                break
+            x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+            pieces.append(Glyph(sub[y0:y1, x0:x1].copy(), g.x0 + x0, g.x0 + x1,
+                                g.y0 + y0, g.y0 + y1))
+        if len(pieces) == n:
+            out.append(pieces)
+    return out
+
+
+def _seams(cost_map: np.ndarray, bands: list[tuple[int, int]]) -> np.ndarray:
+    """The cheapest top-to-bottom 8-connected path within each band of columns (lo, hi):
+    per band and row, the first column right of it.  All bands in one pass (side by side,
+    walled off from each other)."""
+    h = cost_map.shape[0]
+    parts, starts = [], []
+    wall = np.full((h, 1), np.inf)
+    at = 0
+    for lo, hi in bands:
+        starts.append(at)
+        parts += [cost_map[:, lo:hi], wall]
+        at += hi - lo + 1
+    grid = np.hstack(parts)
+    width = grid.shape[1]
+    span = np.arange(width)
+    moves = np.zeros((h, width), np.int8)
+    cost = grid[0].copy()
+    step = np.full((3, width), np.inf)
+    for y in range(1, h):
+        step[0, 1:] = cost[:-1] + SEAM_STEP
+        step[1] = cost
+        step[2, :-1] = cost[1:] + SEAM_STEP
+        choice = step.argmin(axis=0)
+        moves[y] = choice - 1
+        cost = step[choice, span] + grid[y]
+    xs = np.array([s + int(np.argmin(cost[s: s + hi - lo])) for s, (lo, hi) in zip(
+        starts, bands, strict=True)])
+    cuts = np.zeros((len(bands), h), np.int64)
+    offsets = np.array([lo - s for s, (lo, _hi) in zip(starts, bands, strict=True)])
+    for y in range(h - 1, -1, -1):
+        cuts[:, y] = xs + offsets
+        if y:
+            xs = xs + moves[y, xs]
+    return cuts
+
+
 def digits_in(g: Glyph, median_w: float, median_h: float) -> tuple[int, bool]:
     """How many digits a glyph's width says it holds, in the hand's digit widths (the
     median glyph's, or a digit's for the median height where most glyphs are digits that

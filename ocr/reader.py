@@ -30,7 +30,7 @@ from .cellread import ALT_PENALTY, anchors, classifier_sure, name_prep, prep_for
 from .crosscheck import cross_check
 from .decode import MAX_DIGITS
 from .geometry import order_corners
-from .glyphs import Glyph, digits_in, halves, ink_mask, join, splits, width_odds
+from .glyphs import Glyph, digits_in, halves, ink_mask, join, seam_splits, splits, width_odds
 from .layout import Side
 from .loading import MAX_BYTES, MAX_PIXELS, load_image
 from .plan import Cell, Plan, Planner
@@ -115,7 +115,17 @@ class Reader:
         """Every glyph of the photo in one batch, with the alternative segmentations: two
         neighbours as one glyph, one wide glyph as two or three touching digits."""
         batch: list[np.ndarray] = []
-        spans: list[tuple[Cell, int, int, int]] = []
+        spans: list[tuple[Cell, int, list[int]]] = []  # a segmentation's glyphs' batch rows
+        # glyph (by identity) -> its batch row: each read once (the glyph is kept, so that
+        # its id is not reused by another while the batch is made)
+        rows: dict[int, tuple[int, Glyph]] = {}
+
+        def row_of(gl: Glyph) -> int:
+            if id(gl) not in rows:
+                rows[id(gl)] = (len(batch), gl)
+                batch.append(gl.mask)
+            return rows[id(gl)][0]
+
         glyphs = [g for c in cells if c.kind == NUMBER for g in c.glyphs]
         median_w = float(np.median([g.x1 - g.x0 for g in glyphs])) if glyphs else 0.0
         median_h = float(np.median([g.y1 - g.y0 for g in glyphs])) if glyphs else 0.0
@@ -135,15 +145,19 @@ class Reader:
                 cell.wide = True  # perhaps digits that touch: confident only when sure (cellread)
                 # surely several: every cut into as many (or one more or fewer) pieces;
                 # perhaps two: the one cut at the thinnest column of its middle
-                ways = ([p for m in range(2, min(n + 1, MAX_SPLIT, MAX_DIGITS - len(gs) + 1) + 1)
-                         for p in splits(g, m)] if n > 1 else [p for p in [halves(g)] if p])
+                counts = range(2, min(n + 1, MAX_SPLIT, MAX_DIGITS - len(gs) + 1) + 1) \
+                    if n > 1 else [2]
+                ways = ([p for m in counts for p in splits(g, m)] if n > 1
+                        else [p for p in [halves(g)] if p])
+                # ... and parted along seams round the digits (slanted ones overlap in x)
+                ways += [p for m in counts for p in seam_splits(g, m)]
                 for pieces in ways:
                     groups.append(([*gs[:i], *pieces, *gs[i + 1:]],
                                    width_odds(g, len(pieces), median_w, median_h)))
-            # the glyphs as cut come first: their probabilities are the cell's own (``probs``)
+            # the glyphs as cut come first: their probabilities are the cell's own (``probs``);
+            # a glyph the other segmentations keep as it is is not read again
             for k, (grp, prior) in enumerate(groups):
-                spans.append((cell, k, len(batch), len(batch) + len(grp)))
-                batch += [gl.mask for gl in grp]
+                spans.append((cell, k, [row_of(gl) for gl in grp]))
                 if k:
                     cell.priors.append(prior)
         embed = getattr(model, "classify_embed", None) if self.adapt else None
@@ -152,11 +166,11 @@ class Reader:
             probs = writer.adapt(probs, feats, anchors(probs, spans, rules))
         else:
             probs = dg.classify(batch, model)
-        for cell, k, a, b in spans:
+        for cell, k, idx in spans:
             if k == 0:
-                cell.probs = probs[a:b]
+                cell.probs = probs[idx]
             else:
-                cell.alts.append(probs[a:b])
+                cell.alts.append(probs[idx])
 
     def _asks_tesseract(self, cell: Cell, rules: RuleSet) -> bool:
         if cell.kind == TEXT:

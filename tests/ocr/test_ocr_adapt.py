@@ -99,12 +99,12 @@ def test_anchors_are_sure_legal_cells_and_boxes_with_one_value_of_that_length() 
         {2: 0.9999},  # an alternative segmentation (k=1) is never an anchor
     )
     spans = [
-        (_cell(Box.CHANCE, 2), 0, 0, 2),
-        (_cell(Box.CHANCE, 1), 0, 2, 3),
-        (_cell(Box.FULL_HOUSE, 2), 0, 3, 5),
-        (_cell(Box.FOURS, 1), 0, 5, 6),
-        (_cell(Box.CHANCE, 2, wide=True), 0, 6, 8),
-        (_cell(Box.CHANCE, 1), 1, 8, 9),
+        (_cell(Box.CHANCE, 2), 0, [0, 1]),
+        (_cell(Box.CHANCE, 1), 0, [2]),
+        (_cell(Box.FULL_HOUSE, 2), 0, [3, 4]),
+        (_cell(Box.FOURS, 1), 0, [5]),
+        (_cell(Box.CHANCE, 2, wide=True), 0, [6, 7]),
+        (_cell(Box.CHANCE, 1), 1, [8]),
     ]
     assert anchors(probs, spans, rules) == {0: 1, 1: 2, 3: 2, 4: 5}
 

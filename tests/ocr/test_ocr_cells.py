@@ -90,12 +90,34 @@ def test_a_digit_lost_at_the_edge_is_suspected_even_where_another_sum_holds() ->
     assert all(c.value != 172 for c in grand.candidates)
 
 
-def test_a_sum_a_digit_apart_from_no_reading_takes_no_candidates() -> None:
+def test_a_digit_read_as_another_however_surely_is_suspected() -> None:
+    # an unfamiliar hand's 1 read as a 7 at p 0.999: GRAND TOTAL 219 read 279; the sum
+    # says 219, one digit other: a person looks (the value stays as read)
+    boxes = [_read(b.value, v, 0.999) for b, v in zip(
+        Box, [3, 6, 9, 12, 15, 15, 25, 15, 25, 30, 40, 0, 24], strict=True)]
+    T = TotalField
+    sums = [_read(f.value, v, 0.999) for f, v in (
+        (T.UPPER_SUBTOTAL, 60), (T.UPPER_BONUS, 0), (T.UPPER_TOTAL, 60))]
+    repeat = _read(T.UPPER_TOTAL_REPEAT.value, 60, 0.999)
+    lower = _read(T.LOWER_TOTAL.value, 159, 0.999)
+    grand = _read(T.GRAND_TOTAL.value, 279, 0.999)
+    cross_check([*boxes, *sums, repeat, lower, grand], layout.Side.FRONT, get_rules(None))
+    assert grand.status == NEEDS_REVIEW and grand.value == 279
+    assert [c.value for c in grand.candidates] == [279, 219]
+    # 60 would have to be 120, 159 219: no one digit of theirs explains it
+    assert repeat.status == CONFIDENT and [c.value for c in repeat.candidates] == [60]
+    assert lower.status == CONFIDENT and [c.value for c in lower.candidates] == [159]
+
+
+def test_a_slip_suggests_only_values_the_box_can_hold() -> None:
     upper = [_read(b.value, v, 0.999) for b, v in zip(
         [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
-    total = _read(TotalField.UPPER_SUBTOTAL.value, 60, 0.999)  # 63 written as 60: a slip
+    total = _read(TotalField.UPPER_SUBTOTAL.value, 66, 0.999)  # 63 written as 66: a slip
     cross_check([*upper, total], layout.Side.FRONT, get_rules(None))
-    assert [c.value for c in total.candidates] == [60]
+    assert [c.value for c in total.candidates] == [66, 63]
+    # Fours 12 -> 15 and Fives 15 -> 18 would make it hold, a digit other each: neither box
+    # can hold that value
+    assert [[c.value for c in r.candidates] for r in upper] == [[v] for v in (3, 6, 9, 12, 15, 18)]
 
 
 def _probs(*digits_p: tuple[int, float]) -> np.ndarray:
@@ -186,3 +208,52 @@ def test_a_stroke_that_may_be_a_one_is_no_confident_zero_where_a_one_is_legal() 
     assert 1 in [c.value for c in slanted_one.candidates]
     slash = stroke(0.001)
     assert slash.value == 0 and slash.status == CONFIDENT
+
+
+def test_tesseract_reading_another_number_keeps_a_sure_classifier_from_confidence() -> None:
+    # "207" in an unfamiliar hand: the classifier is sure of 707, tesseract reads 207
+    from ocr.cellread import read_cell
+    from ocr.glyphs import Glyph
+    from ocr.plan import Cell
+    from ocr.result import NUMBER
+    from ocr.tesseract import OcrText
+
+    grand = next(r for r in layout.FRONT.rows if r.field is TotalField.GRAND_TOTAL)
+    blank = np.zeros((30, 80), np.uint8)
+    glyphs = [Glyph(blank[:, :20], x, x + 20, 0, 30) for x in (0, 25, 50)]
+    cell = Cell(grand, 22, 0, (0, 0, 80, 30), blank, blank, glyphs, NUMBER, tess_index=0)
+    cell.probs = _probs((7, 0.99), (0, 0.995), (7, 0.995))
+    rules = get_rules(None)
+    alone = read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1))
+    assert (alone.value, alone.status) == (707, CONFIDENT)
+    same = read_cell(cell, [OcrText("707", 0.6)], rules, (0, 0, 1, 1))
+    assert (same.value, same.status) == (707, CONFIDENT)
+    other = read_cell(cell, [OcrText("207", 0.6)], rules, (0, 0, 1, 1))
+    assert (other.value, other.status) == (707, NEEDS_REVIEW)
+    assert 207 in [c.value for c in other.candidates]
+
+
+def test_slanted_digits_that_overlap_are_parted_round_the_zero() -> None:
+    # a slanted 1 whose foot reaches under the 0 beside it: one glyph, and every vertical
+    # cut goes through the 0 or the 1; a seam goes round the 0 (its hole is not paper to
+    # cut through) and crosses where they touch
+    import cv2
+
+    from ocr.glyphs import Glyph, glyphs, seam_splits, splits
+
+    zero, one = np.zeros((40, 44), np.uint8), np.zeros((40, 44), np.uint8)
+    cv2.ellipse(zero, (30, 20), (8, 16), 15, 0, 360, 255, 3)  # a 0 leaning right
+    cv2.line(one, (10, 3), (20, 37), 255, 3)  # a 1 leaning right, its foot under the 0
+    [g] = glyphs(np.maximum(zero, one))
+    only_one = (one > 0) & (zero == 0)
+
+    def clean(pieces: list[Glyph]) -> bool:
+        right = np.zeros_like(zero)
+        r = pieces[-1]
+        right[r.y0: r.y1, r.x0: r.x1] = r.mask
+        return bool(((right > 0) & (zero > 0)).sum() >= 0.95 * (zero > 0).sum()
+                    and ((right > 0) & only_one).sum() <= 0.05 * only_one.sum())
+
+    assert not any(clean(p) for p in splits(g, 2))  # a straight cut takes some of the other
+    seams = seam_splits(g, 2)
+    assert seams and any(clean(p) for p in seams)

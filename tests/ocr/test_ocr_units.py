@@ -260,7 +260,11 @@ def test_a_failed_sum_explained_by_a_doubtful_cell_keeps_the_others_confident() 
     reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert reads[1].status == NEEDS_REVIEW and reads[1].value == 8  # never changed to fit
-    assert [r.status for r in reads if r is not reads[1]] == [CONFIDENT] * 6
+    # the others keep their status, but for those one digit other would make the sum hold
+    # (Aces 1, TOTAL SCORE 65: the sure reading may be the misread one)
+    assert [r.status for r in reads if r is not reads[1]] == [
+        NEEDS_REVIEW, CONFIDENT, CONFIDENT, CONFIDENT, CONFIDENT, NEEDS_REVIEW]
+    assert 65 in [c.value for c in reads[-1].candidates]
     assert "upper_sum_failed" in reads[0].checks
 
 
@@ -270,7 +274,10 @@ def test_an_unexplained_failed_sum_takes_confidence_from_its_least_sure_readings
     reads = _upper_column([3, 6, 9, 12, 15, 18], 60, confs, 0.999)
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     demoted = {r.field for r in reads if r.status == NEEDS_REVIEW}
-    assert demoted == {"twos", "fours"}  # the two least sure; threes (0.97) stays confident
+    # the two least sure; and every cell one digit other would make the sum hold with a
+    # value its box can hold, however sure (Aces 0, Threes 6, TOTAL SCORE 63): a sure
+    # classifier misreads an unfamiliar hand too.  Fours 9, Fives 12, Sixes 15 cannot be.
+    assert demoted == {"twos", "fours"} | {"aces", "threes", "upper_total_score"}
     assert reads[-1].value == 60  # the written total is what the audit checks
 
 
@@ -294,7 +301,8 @@ def test_the_suspects_of_a_failed_sum_are_readings_still_marked_confident() -> N
     confs = [0.6, 0.999, 0.97, 0.95, 0.96, 0.999]
     reads = _upper_column([3, 6, 9, 12, 15, 18], 60, confs, 0.999)
     cross_check(reads, layout.Side.FRONT, get_rules(None))
-    assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "fours", "fives"}
+    assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "fours", "fives"} | {
+        "threes", "upper_total_score"}  # (a digit other: 6 and 63)
 
 
 def test_every_marginal_reading_in_an_unexplained_failed_sum_is_a_suspect() -> None:
@@ -304,7 +312,8 @@ def test_every_marginal_reading_in_an_unexplained_failed_sum_is_a_suspect() -> N
     for r in reads:
         r.status = CONFIDENT  # (the reader's own threshold is CONFIDENT_AT, 0.85)
     cross_check(reads, layout.Side.FRONT, get_rules(None))
-    assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "twos", "threes"}
+    assert {r.field for r in reads if r.status == NEEDS_REVIEW} == {"aces", "twos", "threes"} | {
+        "upper_total_score"}  # (a digit other: 63)
 
 
 def test_line_sharpness_skips_columns_too_narrow_to_hold_a_line() -> None:
