@@ -171,20 +171,22 @@ def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool
             t.seconds.append(time.perf_counter() - t0)
             sc = evaluate.score(result, photo.sheet, photo.side, photo.fields)
             t.score.add(sc)
-            t.scanned.add(evaluate.verdicts(result.sheet, truth, RULES))
-            t.reviewed.add(evaluate.verdicts(evaluate.reviewed(result.sheet, truth), truth, RULES))
+            scanned = evaluate.verdicts(result.sheet, truth, RULES)
+            reviewed = evaluate.verdicts(evaluate.reviewed(result.sheet, truth), truth, RULES)
+            t.scanned.add(scanned)
+            t.reviewed.add(reviewed)
+            if verbose and mode.startswith("combined"):
+                for line in scanned.accused:
+                    print(f"  {label}#{k} {mode}: false accusation {line}", file=sys.stderr)
+                for line in reviewed.accused:
+                    print(f"  {label}#{k} {mode}: false accusation after review {line}",
+                          file=sys.stderr)
             if by_hand is not None and mode.startswith("combined"):
                 key = photo.source + mode[len("combined"):]
                 by_hand.setdefault(key, evaluate.Score()).add(sc)
             if verbose and mode.startswith("combined"):
                 for e in sc.errors:
                     print(f"  {label}#{k} {photo.side.value} {mode}: {e}", file=sys.stderr)
-    if verbose:
-        for mode, t in tallies.items():
-            for line in t.scanned.accused:
-                print(f"  {label} {mode}: false accusation {line}", file=sys.stderr)
-            for line in t.reviewed.accused:
-                print(f"  {label} {mode}: false accusation after review {line}", file=sys.stderr)
     return tallies
 
 

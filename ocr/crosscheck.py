@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scorepad.boxes import Box, TotalField
+from scorepad.readings import digit_apart, digit_other
 from scorepad.rules import RuleSet
 from scorepad.values import possible_values
 
@@ -139,9 +140,9 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
         legal = _legal(r.field, rules)
         if want < 0 or (legal is not None and want not in legal):
             continue
-        if _digit_apart(r.value, want):
+        if digit_apart(r.value, want):
             out.append((r, want, False))
-        elif _digit_other(r.value, want):
+        elif digit_other(r.value, want):
             out.append((r, want, True))
     return out
 
@@ -155,12 +156,6 @@ def _legal(field: str, rules: RuleSet) -> frozenset[int] | None:
     if field == TotalField.YAHTZEE_BONUS.value:
         return frozenset(k * rules.yahtzee_bonus for k in range(MAX_CHECKS + 1))
     return None
-
-
-def _digit_other(a: int, b: int) -> bool:
-    """Whether the numerals of a and b differ in one digit only (219 and 919)."""
-    x, y = str(a), str(b)
-    return len(x) == len(y) and sum(p != q for p, q in zip(x, y, strict=True)) == 1
 
 
 def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
@@ -180,15 +175,6 @@ def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
                 if id(a) in slipped and id(b) not in slipped:
                     slipped[id(b)] = (b, slipped[id(a)][1])
                     grown = True
-
-
-def _digit_apart(a: int, b: int) -> bool:
-    """Whether the numerals of a and b differ by one digit added or dropped (146 and 46)."""
-    x, y = str(a), str(b)
-    if abs(len(x) - len(y)) != 1:
-        return False
-    short, long = (x, y) if len(x) < len(y) else (y, x)
-    return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
 def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:

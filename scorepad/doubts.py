@@ -9,7 +9,9 @@ sheet with readings becomes a DOUBT ("check this cell on the photo") when
 - one read cell that no person confirmed, given one of its candidate readings (None:
   blank) instead of the value read, makes the finding (same code and field) disappear
   when that game, or that PLAYERS' SCORES column, is audited again. That reading is
-  recorded as one that would make the card right there.
+  recorded as one that would make the card right there. A sure reading is also tried a
+  digit other, more or fewer where that makes a failed sum hold (``_slips``): such a
+  reading counts only when it brings no error of its own.
 
 Only cells typed or confirmed by a person, and confident readings that no candidate
 explains, carry errors. A doubt keeps its code; its severity is ``doubt`` and
@@ -19,7 +21,7 @@ would make the card right.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -35,7 +37,7 @@ from .card import (
     Sheet,
 )
 from .findings import Code, Finding, Severity
-from .readings import Reading, ReadStatus
+from .readings import Reading, ReadStatus, digit_apart, digit_other
 
 # At most this many games / PLAYERS' SCORES columns audited again per sheet. A finding
 # whose cells could not all be tried within it is a doubt (it was not ruled out).
@@ -171,6 +173,26 @@ def _alternatives(cell: Cell, reading: Reading, read: int | None,
     return out
 
 
+def _slips(cell: Cell, read: int | None, own: Iterable[Finding],
+           tried: list[int | None]) -> list[int]:
+    """Readings a digit other, more or fewer than a sure one that would make a failed sum
+    hold: the written total the sum expects, or a part off by the difference.  A classifier
+    can be sure of a digit in a hand it does not know and still be wrong; such a reading
+    explains an error only when it brings none of its own, and is tried only for errors
+    that no unsure cell and no candidate explains (``apply_doubts``)."""
+    if type(read) is not int:
+        return []
+    out: list[int] = []
+    for f in own:
+        if type(f.expected) is not int or type(f.written) is not int:
+            continue
+        want = f.expected if f.field == cell.field else read + (f.written - f.expected)
+        if (want >= 0 and want != read and want not in tried and want not in out
+                and (digit_other(read, want) or digit_apart(read, want))):
+            out.append(want)
+    return out
+
+
 @dataclass
 class _Scope:
     """The error findings of one game, or of one PLAYERS' SCORES column, and what explains
@@ -222,30 +244,51 @@ def apply_doubts(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
     budget = MAX_REAUDITS
     for scope in _scopes(findings):
         p = sheet.players[scope.player]
-        for cell in scope.cells(p):
+        cells = scope.cells(p)
+        tried: dict[Cell, list[int | None]] = {}
+        for cell in cells:
             reading = cell.reading(p)
             assert reading is not None
-            read = cell.value(p)
-            for alt in _alternatives(cell, reading, read, scope.errors):
-                if budget <= 0:
-                    scope.incomplete = True
-                    break
-                budget -= 1
-                changed = cell.substituted(p, alt)
-                if scope.game is None:
-                    again = reaudit.players_scores(scope.player, changed)
-                else:
-                    g = changed.games[scope.game]
-                    assert g is not None
-                    again = reaudit.game(scope.player, p.name, scope.game, g)
-                left = {_key(f) for f in again if f.severity is Severity.ERROR}
-                # Aces read as 1 might be 51 for a sum's sake, but 51 is an error itself
-                fits = left <= {_key(f) for f in scope.errors}
-                for f in scope.errors:
-                    if _key(f) not in left:
-                        scope.explained.setdefault(id(f), []).append((cell, alt, fits))
+            tried[cell] = _alternatives(cell, reading, cell.value(p), scope.errors)
+            budget = _try(scope, p, cell, tried[cell], reaudit, budget, slips=False)
+        # an error nothing above explains may still rest on a sure reading a digit off
+        open_errors = [f for f in scope.errors if id(f) not in scope.explained and not any(
+            (r := c.reading(p)) is not None and r.status.unsure for c in basis(f))]
+        for cell in cells if open_errors else ():
+            reading = cell.reading(p)
+            assert reading is not None
+            if not reading.status.unsure:
+                slips = _slips(cell, cell.value(p), open_errors, tried[cell])
+                budget = _try(scope, p, cell, slips, reaudit, budget, slips=True)
         for f in scope.errors:
             _judge(f, p, scope)
+
+
+def _try(scope: _Scope, p: Player, cell: Cell, alts: Sequence[int | None], reaudit: Reaudit,
+         budget: int, slips: bool) -> int:
+    """Audit the scope again with each other reading of one cell; record what it explains.
+    Returns the budget left."""
+    for alt in alts:
+        if budget <= 0:
+            scope.incomplete = True
+            break
+        budget -= 1
+        changed = cell.substituted(p, alt)
+        if scope.game is None:
+            again = reaudit.players_scores(scope.player, changed)
+        else:
+            g = changed.games[scope.game]
+            assert g is not None
+            again = reaudit.game(scope.player, p.name, scope.game, g)
+        left = {_key(f) for f in again if f.severity is Severity.ERROR}
+        # Aces read as 1 might be 51 for a sum's sake, but 51 is an error itself
+        fits = left <= {_key(f) for f in scope.errors}
+        if slips and not fits:
+            continue  # a digit off that is an error itself explains nothing
+        for f in scope.errors:
+            if _key(f) not in left:
+                scope.explained.setdefault(id(f), []).append((cell, alt, fits))
+    return budget
 
 
 def _judge(f: Finding, p: Player, scope: _Scope) -> None:

@@ -14,7 +14,7 @@ from enum import Enum
 
 from .sheetspec import MAX_CANDIDATES
 
-__all__ = ["MAX_CANDIDATES", "ReadStatus", "Reading"]
+__all__ = ["MAX_CANDIDATES", "ReadStatus", "Reading", "digit_apart", "digit_other"]
 
 
 class ReadStatus(str, Enum):
@@ -54,3 +54,20 @@ class Reading:
             "box": None if self.box is None else list(self.box),
             "photo": self.photo,
         }
+
+
+def digit_apart(a: int, b: int) -> bool:
+    """Whether the numerals of a and b differ by one digit added or dropped (146 and 46):
+    a digit lost at a cell's edge, or a mark beside it read as one."""
+    x, y = str(a), str(b)
+    if abs(len(x) - len(y)) != 1:
+        return False
+    short, long = (x, y) if len(x) < len(y) else (y, x)
+    return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
+
+
+def digit_other(a: int, b: int) -> bool:
+    """Whether the numerals of a and b differ in one digit only (219 and 919): one digit
+    misread as another, which a classifier can be sure of in a hand it does not know."""
+    x, y = str(a), str(b)
+    return len(x) == len(y) and sum(p != q for p, q in zip(x, y, strict=True)) == 1

@@ -105,14 +105,28 @@ CASES = [
     ("total_typed", scanned({"grand_total": 234}, default=None),
      {("error", "TOTAL_ARITHMETIC", "grand_total")}, "errors"),
     ("confident_no_candidate_explains",
-     scanned({"grand_total": 234}, {"grand_total": read("confident", 284, 254)}),
+     scanned({"grand_total": 253}, {"grand_total": read("confident", 283, 258)}),
      {("error", "TOTAL_ARITHMETIC", "grand_total")}, "errors"),
-    # The player's own slip (245 for 235) on a card read confidently: the candidates of
-    # every cell are plausible misreads, and none of them makes the card right.
+    # The player's own slip (253 for 235, two digits swapped) on a card read confidently:
+    # the candidates of every cell are plausible misreads, none makes the card right, and
+    # no cell a digit off would either.
     ("players_slip_on_confident_card",
-     scanned({"grand_total": 245}, {"grand_total": read("confident", 248, 345),
+     scanned({"grand_total": 253}, {"grand_total": read("confident", 258, 353),
                                     "aces": read("confident", 4), "chance": read("confident", 27)}),
      {("error", "TOTAL_ARITHMETIC", "grand_total")}, "errors"),
+    # A sure reading one digit from making the sum hold (245 for 235): a slip, or a 3
+    # misread as a 4 in a hand the reader does not know. Until a person confirms the cell
+    # it is a doubt (and an error once confirmed: total_confirmed_by_a_person).
+    ("one_digit_off_on_confident_card",
+     scanned({"grand_total": 245}, {"grand_total": read("confident", 248, 345)}),
+     {("doubt", "TOTAL_ARITHMETIC", "grand_total")}, "unsure"),
+    # ... and where the sure reading is a box: Four of a Kind 27 read as 21, the lower
+    # TOTAL confirmed as written, 6 more than the boxes as read
+    ("box_a_digit_off_after_review",
+     scanned({"four_of_a_kind": 21, "lower_total": 164, "grand_total": 262},
+             {"lower_total": read("confirmed"), "grand_total": read("confirmed")}),
+      {("doubt", "TOTAL_ARITHMETIC", "lower_total"), ("doubt", "TOTAL_ARITHMETIC", "grand_total")},
+     "unsure"),
     # A box misread: 3 Aces read as 8, the sums around it all fail; the 3 explains them all.
     ("box_misread_explains_every_sum",
      scanned({"aces": 8}, {"aces": read("confident", 3, 6)}),
@@ -197,6 +211,10 @@ def test_doubt_cases(data: dict[str, Any], want: set[tuple[str, str, str]],
     ("total_misread_unsure_without_candidates", "TOTAL_ARITHMETIC", "grand_total",
      [("grand_total", 235)]),
     ("box_misread_explains_every_sum", "TOTAL_ARITHMETIC", "grand_total", [("aces", 3)]),
+    ("one_digit_off_on_confident_card", "TOTAL_ARITHMETIC", "grand_total",
+     [("grand_total", 235)]),  # (a box a digit off would fail the lower TOTAL)
+    ("box_a_digit_off_after_review", "TOTAL_ARITHMETIC", "lower_total",  # any may be misread
+     [("three_of_a_kind", 26), ("four_of_a_kind", 27), ("chance", 28)]),
     ("box_misread_explains_every_sum", "BOX_VALUE_IMPOSSIBLE", "aces", [("aces", 3)]),
     ("blank_total_read_as_a_number", "UPPER_BONUS_WRONG", "upper_bonus",
      [("upper_bonus", None)]),
