@@ -14,12 +14,14 @@ from scorepad.card import Game, Player, PlayersScores, Sheet
 from scorepad.readings import Reading, ReadStatus
 from scorepad.rules import REGISTRY, RuleSet
 
-from .layout import BACK, FRONT
+from .layout import BACK, FRONT, Kind, field_key
 from .result import BLANK, MARKS, CellRead, ScanError
 
 ALTERNATIVE_AT = 0.002  # another reading at least this likely is a candidate the audit tries
 # (low: a sure misreading, 3 read as a sure 2, must still leave its error a doubt)
 MAX_ALTERNATIVES = 4
+# The cells every score card has (a pad of another design may add the SCORE 100 PER line)
+CARD_ROWS = tuple(field_key(r) for r in FRONT.rows if r.kind in (Kind.BOX, Kind.TOTAL, Kind.MARKS))
 
 
 def front_sheet(reads: Sequence[CellRead], rules: RuleSet) -> Sheet:
@@ -32,6 +34,12 @@ def front_sheet(reads: Sequence[CellRead], rules: RuleSet) -> Sheet:
             games.append(None)
             continue
         game = Game()
+        # a row the reader did not find (its label unread, the table cut off) was never
+        # looked at: its empty cells are no reading of a blank, a person checks them
+        seen = {r.field for r in col}
+        for key in CARD_ROWS:
+            if key not in seen:
+                game.readings[key] = Reading(ReadStatus.UNREADABLE)
         for r in col:
             if r.kind == BLANK:
                 continue

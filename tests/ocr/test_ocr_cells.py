@@ -257,3 +257,43 @@ def test_slanted_digits_that_overlap_are_parted_round_the_zero() -> None:
     assert not any(clean(p) for p in splits(g, 2))  # a straight cut takes some of the other
     seams = seam_splits(g, 2)
     assert seams and any(clean(p) for p in seams)
+
+
+def test_rows_the_reader_never_found_are_unreadable_not_blank() -> None:
+    # the upper section's rows were not found on the photo (labels unread): the lower
+    # section, two bonus checks and the totals below were read; the upper boxes are no
+    # blank cells, and two bonus Yahtzees that only they could hold accuse nobody
+    from dataclasses import replace
+
+    from ocr.assemble import front_sheet
+    from ocr.result import MARKS
+    from scorepad import Severity, audit_sheet
+    from scorepad.card import Sheet
+    from scorepad.readings import ReadStatus
+
+    lower = {Box.THREE_OF_A_KIND: 20, Box.FOUR_OF_A_KIND: 0, Box.FULL_HOUSE: 25,
+             Box.SMALL_STRAIGHT: 30, Box.LARGE_STRAIGHT: 40, Box.YAHTZEE: 50, Box.CHANCE: 22}
+    T = TotalField
+    reads = [CellRead("NAME", "name", 0, None, "text", "Ann", 0.99, CONFIDENT)]
+    reads += [_read(b.value, v, 0.999) for b, v in lower.items()]
+    reads.append(CellRead("YAHTZEE BONUS", "yahtzee_bonus_checks", 0, 0, MARKS, 2, 0.97,
+                          CONFIDENT, candidates=[Candidate(2, 1.0)]))
+    reads += [_read(f.value, v, 0.999) for f, v in (
+        (T.LOWER_TOTAL, 387), (T.UPPER_TOTAL_REPEAT, 98), (T.GRAND_TOTAL, 485))]
+    sheet = front_sheet(reads, get_rules(None))
+    game = sheet.players[0].games[0]
+    assert game is not None
+    missing = {b.value for b in Box if b.is_upper} | {
+        T.UPPER_SUBTOTAL.value, T.UPPER_BONUS.value, T.UPPER_TOTAL.value}
+    assert {k for k, r in game.readings.items() if r.status is ReadStatus.UNREADABLE} == missing
+
+    def bonus_finding(s: Sheet) -> Severity:
+        report = audit_sheet(s)
+        return next(f.severity for f in report.findings if f.field == "yahtzee_bonus_checks")
+
+    assert bonus_finding(sheet) is Severity.DOUBT
+    # the same cells taken for blanks (before): an error
+    as_blank = replace(game, readings={k: r for k, r in game.readings.items()
+                                       if r.status is not ReadStatus.UNREADABLE})
+    assert bonus_finding(replace(sheet, players=[replace(sheet.players[0], games=[as_blank])])) \
+        is Severity.ERROR
