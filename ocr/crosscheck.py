@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from scorepad.boxes import Box, TotalField
 from scorepad.readings import digit_apart, digit_other
 from scorepad.rules import RuleSet
-from scorepad.values import possible_values
 
-from .decode import MAX_CHECKS
+from .decode import legal_values_of
 from .layout import Side
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
@@ -137,7 +136,7 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
         if r.field == "yahtzee_bonus_checks" or r.kind == BLANK or not isinstance(r.value, int):
             continue
         want = _holding(parts, result, r, rules)
-        legal = _legal(r.field, rules)
+        legal = legal_values_of(r.field, rules)
         if want < 0 or (legal is not None and want not in legal):
             continue
         if digit_apart(r.value, want):
@@ -145,17 +144,6 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
         elif digit_other(r.value, want):
             out.append((r, want, True))
     return out
-
-
-def _legal(field: str, rules: RuleSet) -> frozenset[int] | None:
-    """What a box or bonus cell can hold (None: a total, any number)."""
-    if field in {b.value for b in Box}:
-        return possible_values(rules, Box(field))
-    if field == TotalField.UPPER_BONUS.value:
-        return frozenset({0, rules.upper_bonus})
-    if field == TotalField.YAHTZEE_BONUS.value:
-        return frozenset(k * rules.yahtzee_bonus for k in range(MAX_CHECKS + 1))
-    return None
 
 
 def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],

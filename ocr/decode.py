@@ -82,9 +82,18 @@ def legal_values(row: Row, rules: RuleSet) -> frozenset[int] | None:
     """What a cell can hold (None: any number of up to four digits)."""
     if row.kind is Kind.BOX and isinstance(row.field, Box):
         return possible_values(rules, row.field)
-    if row.field is TotalField.UPPER_BONUS:
+    if isinstance(row.field, TotalField):
+        return legal_values_of(row.field.value, rules)
+    return None
+
+
+def legal_values_of(field: str, rules: RuleSet) -> frozenset[int] | None:
+    """What the cell of a sheet key (a box, a total) can hold (None: any number)."""
+    if field in Box._value2member_map_:
+        return possible_values(rules, Box(field))
+    if field == TotalField.UPPER_BONUS.value:
         return frozenset({0, rules.upper_bonus})
-    if row.field is TotalField.YAHTZEE_BONUS:  # the official pad's SCORE 100 PER ✓ line
+    if field == TotalField.YAHTZEE_BONUS.value:  # the official pad's SCORE 100 PER ✓ line
         return frozenset(k * rules.yahtzee_bonus for k in range(MAX_CHECKS + 1))
     return None
 
