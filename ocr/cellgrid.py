@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .paper import paper_level
+
 LINE_DARK = 0.08  # darkness (share below the paper) of a line's pixels
 LINE_FILL = 0.8  # share of the cell's side a row (or column) of pixels must fill to be a line
 # (a digit, or a dash written for a zero, fills less of it)
@@ -56,8 +58,8 @@ def _line_at(card: np.ndarray, at: int, reach: int, span: tuple[int, int], row_h
     if hi - lo < 3 or b - a < 4:
         return None
     strip = card[lo:hi, a:b] if rows else card[a:b, lo:hi].T
+    paper = paper_level(strip)
     strip = strip.astype(np.float32)
-    paper = float(np.percentile(strip, 90))
     if paper <= 0:
         return None
     darkness = (paper - strip) / paper

@@ -23,6 +23,7 @@ from .decode import (
     tesseract_number,
 )
 from .glyphs import count_marks, ink_mask
+from .paper import paper_level
 from .plan import Cell
 from .result import (
     BLANK,
@@ -55,7 +56,7 @@ def prep_for_ocr(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if len(xs):
         crop = crop[max(ys.min() - 3, 0): ys.max() + 4, max(xs.min() - 3, 0): xs.max() + 4]
         mask = mask[max(ys.min() - 3, 0): ys.max() + 4, max(xs.min() - 3, 0): xs.max() + 4]
-    bg = float(np.percentile(crop, 90)) or 255.0
+    bg = paper_level(crop) or 255.0
     norm = np.clip(crop.astype(np.float32) / bg * 255.0, 0, 255)
     norm[mask == 0] = 255
     h = norm.shape[0]
@@ -79,8 +80,11 @@ def _clean_name(text: str) -> str:
 
 
 def classifier_sure(cell: Cell, rules: RuleSet) -> bool:
-    """The classifier alone is sure enough: tesseract is not asked about this cell."""
-    if cell.probs is None:
+    """The classifier alone is sure enough: tesseract is not asked about this cell.
+
+    Never for a wide glyph (perhaps digits that touch): the segmentations' odds alone
+    seldom make it confident (``WIDE_SURE``), tesseract reading the same number does."""
+    if cell.probs is None or cell.wide:
         return False
     probs = cell.probs
     if len(probs) == 1 and float(probs[0, dg.SCRATCH].sum()) >= SURE:

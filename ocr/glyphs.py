@@ -11,6 +11,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .paper import paper_level
+
 INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
 INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
 INK_GROW = 0.5  # strokes grow from ink into pixels this share as dark (a digit written lighter)
@@ -30,7 +32,7 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
     """A flattened cell crop -> ink mask (uint8 0/255), grid-line remnants and specks removed."""
     if cell.size == 0:
         return np.zeros_like(cell)
-    bg = float(np.percentile(cell, 90))
+    bg = paper_level(cell)
     if bg <= 0:
         return np.zeros_like(cell)
     darkness = (bg - cell.astype(np.float32)) / max(bg, 1.0)
@@ -90,7 +92,7 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     if len(ys) == 0:
         return None
     ink_h = int(ys[-1] - ys[0] + 1)
-    bg = float(np.percentile(cell, 90))
+    bg = paper_level(cell)
     if bg <= 0:
         return None
     darkness = (bg - cell.astype(np.float32)) / bg

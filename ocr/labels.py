@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from .layout import GAMES, Kind, Row
+from .paper import paper_level
 
 MATCH_AT = 0.62  # label similarity that counts as a match
 
@@ -156,7 +157,7 @@ def label_image(cell: np.ndarray) -> np.ndarray:
     cell = cell[my: h - my, mx: w - mx]
     if cell.size == 0:
         return np.full((40, 40), 255, np.uint8)
-    bg = float(np.percentile(cell, 90)) or 255.0
+    bg = paper_level(cell) or 255.0
     ink = (cell.astype(np.float32) < 0.75 * bg).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     ch, cw = ink.shape

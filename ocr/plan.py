@@ -20,6 +20,7 @@ from .cellgrid import inside
 from .geometry import flatten
 from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side, field_key, game_index
+from .paper import paper_level
 from .result import BLANK, MARKS, NUMBER, TEXT, ScanError
 from .tesseract import Engine, OcrEngineError
 
@@ -376,7 +377,7 @@ def _without_print(row: list[Cell]) -> None:
         return
     h = max(c.crop.shape[0] for c in row)
     w = max(c.crop.shape[1] for c in row)
-    paper = [float(np.percentile(c.crop, 90)) for c in row]
+    paper = [paper_level(c.crop) for c in row]
     crops = [np.pad(c.crop.astype(np.float32) / max(bg, 1.0),
                     ((0, h - c.crop.shape[0]), (0, w - c.crop.shape[1])), constant_values=1.0)
              for c, bg in zip(row, paper, strict=True)]

@@ -297,3 +297,24 @@ def test_rows_the_reader_never_found_are_unreadable_not_blank() -> None:
                                        if r.status is not ReadStatus.UNREADABLE})
     assert bonus_finding(replace(sheet, players=[replace(sheet.players[0], games=[as_blank])])) \
         is Severity.ERROR
+
+
+def test_a_wide_glyph_is_read_by_tesseract_however_sure_the_classifier() -> None:
+    # a wide 0 is surely a 0 whole, yet cut in two it may read 13: the segmentations' odds
+    # keep it from confidence, so the second reader is asked (it may agree)
+    from ocr import digits as dg
+    from ocr.cellread import classifier_sure
+    from ocr.glyphs import Glyph
+    from ocr.plan import Cell
+    from ocr.result import NUMBER
+
+    chance = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
+    blank = np.zeros((30, 60), np.uint8)
+    cell = Cell(chance, 1, 0, (0, 0, 60, 30), blank, blank, [Glyph(blank[:, :40], 10, 50, 0, 30)],
+                NUMBER)
+    probs = np.zeros((1, len(dg.CLASSES)), np.float32)
+    probs[0, 7] = 0.999
+    cell.probs = probs
+    assert classifier_sure(cell, get_rules(None))
+    cell.wide = True
+    assert not classifier_sure(cell, get_rules(None))

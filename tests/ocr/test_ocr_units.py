@@ -348,3 +348,18 @@ def test_a_piece_that_looks_like_several_digits_is_no_digit_of_a_number() -> Non
     # ... while a scratch class's share is not counted against a digit of a number
     probs[1, digits.SEVERAL], probs[1, digits.CLASSES.index("dash")] = 0.0, 0.7
     assert classifier_candidates(probs)[0].p > 0.95
+
+
+@pytest.mark.parametrize("q", [0, 10, 50, 90, 99.5, 100])
+def test_paper_level_is_numpys_percentile(q: float) -> None:
+    from ocr.paper import paper_level
+
+    rng = np.random.default_rng(int(q * 10))
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 50, 2))
+        img = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        if rng.random() < 0.2:
+            img[:] = rng.integers(0, 256)  # one grey: every order statistic alike
+        assert paper_level(img, q) == pytest.approx(float(np.percentile(img, q)))
+    floats = rng.random((7, 9)).astype(np.float32)  # not 8-bit: numpy's own answer
+    assert paper_level(floats, q) == pytest.approx(float(np.percentile(floats, q)))
