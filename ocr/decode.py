@@ -82,9 +82,7 @@ def legal_candidates(probs: np.ndarray, legal: frozenset[int]) -> list[Candidate
 
 def legal_values(row: Row, rules: RuleSet) -> frozenset[int] | None:
     """What a cell can hold (None: any number of up to four digits)."""
-    if row.kind is Kind.BOX and isinstance(row.field, Box):
-        return possible_values(rules, row.field)
-    if isinstance(row.field, TotalField):
+    if isinstance(row.field, TotalField) or (row.kind is Kind.BOX and isinstance(row.field, Box)):
         return legal_values_of(row.field.value, rules)
     return None
 

@@ -246,20 +246,20 @@ def apply_doubts(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
         p = sheet.players[scope.player]
         cells = scope.cells(p)
         tried: dict[Cell, list[int | None]] = {}
+        sure: list[Cell] = []  # cells read surely (not unsure, not confirmed by a person)
         for cell in cells:
             reading = cell.reading(p)
             assert reading is not None
             tried[cell] = _alternatives(cell, reading, cell.value(p), scope.errors)
             budget = _try(scope, p, cell, tried[cell], reaudit, budget, slips=False)
-        # an error nothing above explains may still rest on a sure reading a digit off
-        open_errors = [f for f in scope.errors if id(f) not in scope.explained and not any(
-            (r := c.reading(p)) is not None and r.status.unsure for c in basis(f))]
-        for cell in cells if open_errors else ():
-            reading = cell.reading(p)
-            assert reading is not None
             if not reading.status.unsure:
-                slips = _slips(cell, cell.value(p), open_errors, tried[cell])
-                budget = _try(scope, p, cell, slips, reaudit, budget, slips=True)
+                sure.append(cell)
+        # an error nothing above explains may still rest on a sure reading a digit off
+        open_errors = [f for f in scope.errors
+                       if id(f) not in scope.explained and not _unsure_cells(f, p)]
+        for cell in sure if open_errors else ():
+            slips = _slips(cell, cell.value(p), open_errors, tried[cell])
+            budget = _try(scope, p, cell, slips, reaudit, budget, slips=True)
         for f in scope.errors:
             _judge(f, p, scope)
 
@@ -291,9 +291,14 @@ def _try(scope: _Scope, p: Player, cell: Cell, alts: Sequence[int | None], reaud
     return budget
 
 
+def _unsure_cells(f: Finding, p: Player) -> list[Cell]:
+    """The cells a finding rests on that were read and are unsure."""
+    return [c for c in basis(f) if (r := c.reading(p)) is not None and r.status.unsure]
+
+
 def _judge(f: Finding, p: Player, scope: _Scope) -> None:
     cells = basis(f)
-    unsure = [c for c in cells if (r := c.reading(p)) is not None and r.status.unsure]
+    unsure = _unsure_cells(f, p)
     explained = scope.explained.get(id(f), [])
     untried = scope.incomplete and any(
         (r := c.reading(p)) is not None and r.status is not ReadStatus.CONFIRMED for c in cells)
