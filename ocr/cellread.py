@@ -41,7 +41,7 @@ from .tesseract import OcrText
 
 ALT_PENALTY = 0.05  # prior weight of an unlikely segmentation (two pieces as one glyph, ...)
 SURE = 0.995  # classifier probability above which tesseract is not consulted
-WIDE_SURE = 0.97  # a cell whose glyphs may be cut several ways: confident from this probability
+WIDE_SURE = 0.93  # a cell whose glyphs may be cut several ways: confident from this probability
 WHOLE_SURE = 0.9  # glyphs read whole at least this surely: cutting them is an outside chance
 NAME_SURE = 0.85  # tesseract's confidence from which a name is confident
 MARKS_SURE = 3  # up to this many bonus marks counted is confident (more are rare: reviewed)

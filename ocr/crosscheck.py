@@ -14,7 +14,10 @@ from .layout import Side
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
 KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
-CROSS_MIN = 0.5  # a reading this likely, confirmed by the pad's own arithmetic, is confident
+# Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
+CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
+ALIKE_MIN = 0.5  # ... this likely where two of the sum's cells read as candidates hold it too
+ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
 SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
 DOUBT_ON_FAIL = 0.9  # marked for review, and so is every one below this (one at KEEP_ON_FAIL
 # or above stays confident)
@@ -58,6 +61,10 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             total = [r for k, r in col.items() if k.startswith("total:")]
             relations = [("players_total", scores, total)]
         held: dict[int, tuple[CellRead, str]] = {}
+        # cells a sum vouches for only weakly: two of its cells read as their candidates
+        # would hold it too (one hand's digit misread alike in a part and in the total)
+        alike: set[int] = set()
+        plain: set[int] = set()
         failed: dict[int, tuple[CellRead, str]] = {}
         unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
         slipped: dict[int, tuple[CellRead, int]] = {}  # a digit of one cell from holding
@@ -84,12 +91,15 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 failing.append((parts, result[0], written))
             elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
                 # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
+                twins = _held_alike(parts, result[0], rules)
                 for r in written:
                     held.setdefault(id(r), (r, name))
-        for r, note in held.values():
+                    (alike if id(r) in twins else plain).add(id(r))
+        for key, (r, note) in held.items():
             r.checks.append(note)
+            at_least = CROSS_MIN if key in plain else ALIKE_MIN
             if (r.status == NEEDS_REVIEW and not r.inferred and r.kind != TEXT
-                    and r.confidence >= CROSS_MIN):
+                    and r.confidence >= at_least):
                 r.status = CONFIDENT
         # (after the sums that hold have made their readings confident: a cell a sum
         # vouches for explains no other sum's failure)
@@ -143,6 +153,27 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
             out.append((r, want, False))
         elif digit_other(r.value, want):
             out.append((r, want, True))
+    return out
+
+
+def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[int]:
+    """The cells of a sum that holds, two of which, read as one of their other candidates
+    each, would hold it as well: a part and the total moved alike (the same digit misread
+    the same way in both: 153 and 189 read 133 and 169), or two parts moved apart."""
+    moves: list[tuple[int, set[int]]] = []  # per written cell: its id, the point changes
+    for r in [*parts, result]:
+        if r.kind == BLANK or not isinstance(r.value, int):
+            continue
+        now = _points(r.field, r.value, rules)
+        sign = -1 if r is result else 1
+        moves.append((id(r), {sign * (_points(r.field, c.value, rules) - now)
+                              for c in r.candidates[:ALIKE_CANDIDATES]
+                              if isinstance(c.value, int) and c.value != r.value}))
+    out: set[int] = set()
+    for i, (a, da) in enumerate(moves):
+        for b, db in moves[i + 1:]:
+            if any(-d in db for d in da):
+                out.update((a, b))
     return out
 
 

@@ -13,7 +13,8 @@ TOTAL OF ALL GAMES on the back):
    mapped back to the photo, are the table's quadrilateral;
 2. its lines: horizontal and vertical line maps (morphological opening) ->
    projection profiles -> positions (near duplicates merged); a row twice the
-   usual height inside the table is split (a missing or faint line);
+   usual height inside the table is split (a missing or faint line), and so is
+   a game column twice the usual width;
 3. which way up: in each quarter turn whose first column is wider than the
    value columns, the first column's cells (and the HOW TO SCORE column's, where
    there is one) are read by tesseract (one batch for all turns); the turn whose
@@ -81,6 +82,28 @@ def regularise(ys: list[int]) -> list[int]:
             out += [ys[k] + int(round(h * i / n)) for i in range(1, n)]
         out.append(ys[k + 1])
     return out
+
+
+def regularise_columns(xs: list[int]) -> list[int]:
+    """The game columns share one width: counted from the right, a column two or three times
+    that width lost a line (handwriting across a faint rule breaks it up) and is split
+    evenly, until there are ``GAMES`` of them; the columns left of them (labels, HOW TO
+    SCORE, often about two game columns wide) are never split."""
+    widths = np.diff(xs)
+    if len(widths) < 3:
+        return xs
+    med = float(np.median(widths[1:]))  # the label column is wider than all
+    out = [xs[-1]]
+    games = 0
+    for k in range(len(widths) - 1, 0, -1):
+        n = int(round(widths[k] / med))
+        lost = n in (2, 3) and games + n <= GAMES and abs(widths[k] - n * med) <= 0.12 * n * med
+        if lost:
+            out += [xs[k + 1] - int(round(widths[k] * i / n)) for i in range(1, n)]
+        games += n if lost else 1
+        out.append(xs[k])
+    out.append(xs[0])
+    return sorted(out)
 
 
 @dataclass
@@ -319,7 +342,7 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     for k in turns:
         img = np.rot90(g.warp, k)
         xs, ys = turned(g.xs, g.ys, w, h, k)
-        ys = regularise(ys)
+        xs, ys = regularise_columns(xs), regularise(ys)
         a = len(crops)
         crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]) for r in range(len(ys) - 1)]
         spans[k] = (a, len(crops), xs, ys)

@@ -121,6 +121,21 @@ def test_a_missing_line_is_put_back() -> None:
     assert ad.regularise([0, 80, 120, 160, 200]) == [0, 80, 120, 160, 200]  # a tall header
 
 
+def test_a_game_column_that_lost_its_line_is_split() -> None:
+    # labels 195 wide, HOW TO SCORE 134 (about two game columns), six games of ~75: the
+    # line between the third and the fourth game was not found
+    xs = [3, 198, 332, 404, 479, 628, 703, 774]
+    assert ad.regularise_columns(xs) == [3, 198, 332, 404, 479, 554, 628, 703, 774]
+    # all six found: unchanged, HOW TO SCORE not split although it is about twice as wide
+    whole = [3, 198, 332, 404, 479, 554, 628, 703, 774]
+    assert ad.regularise_columns(whole) == whole
+    # two lines lost in one column: split in three
+    assert ad.regularise_columns([0, 200, 350, 425, 500, 725, 800]) == \
+        [0, 200, 350, 425, 500, 575, 650, 725, 800]
+    # a column of no whole number of games: left as it is
+    assert ad.regularise_columns([0, 200, 275, 350, 475, 550]) == [0, 200, 275, 350, 475, 550]
+
+
 def test_turned_line_positions_follow_rot90() -> None:
     img = np.zeros((30, 50), np.uint8)
     img[10, :] = 1

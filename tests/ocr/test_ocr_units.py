@@ -254,6 +254,36 @@ def test_a_sum_that_holds_makes_its_readings_confident() -> None:
     assert "upper_sum" in reads[1].checks
 
 
+def _grand_total_column(lower_cands: list[int], grand_cands: list[int]) -> tuple[CellRead, ...]:
+    """A column whose lower boxes add up to 153, TOTAL read 133 and GRAND TOTAL 169 (the
+    hand's 5 read as a 3 in both), unsure; 36 + 133 = 169 holds all the same."""
+    from ocr.crosscheck import ALIKE_MIN, CROSS_MIN
+
+    p = (CROSS_MIN + ALIKE_MIN) / 2  # enough for a sum that vouches, not for one held alike
+    T = TotalField
+    upper = [_read(f, v, 0.999) for f, v in zip(UPPER, [1, 2, 3, 8, 10, 12], strict=True)]
+    sums = [_read(f.value, v, 0.999) for f, v in (
+        (T.UPPER_SUBTOTAL, 36), (T.UPPER_BONUS, 0), (T.UPPER_TOTAL, 36), (T.UPPER_TOTAL_REPEAT, 36))]
+    lower_boxes = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if not b.is_upper], [20, 0, 25, 30, 40, 0, 38], strict=True)]
+    lower = _read(T.LOWER_TOTAL.value, 133, p, NEEDS_REVIEW,
+                  [Candidate(v, p if v == 133 else p / 2) for v in lower_cands])
+    grand = _read(T.GRAND_TOTAL.value, 169, p, NEEDS_REVIEW,
+                  [Candidate(v, p if v == 169 else p / 2) for v in grand_cands])
+    cross_check([*upper, *sums, *lower_boxes, lower, grand], layout.Side.FRONT, get_rules(None))
+    return lower, grand
+
+
+def test_a_sum_held_by_two_readings_misread_alike_vouches_for_neither() -> None:
+    # 153 and 189 (their candidates) hold the sum too: it cannot tell the two apart
+    lower, grand = _grand_total_column([133, 153], [169, 189])
+    assert (lower.status, grand.status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+    assert "grand_total" in grand.checks and (lower.value, grand.value) == (133, 169)
+    # no second way for the sum to hold: the sum vouches for the readings, unsure as they are
+    _, grand = _grand_total_column([133, 153], [169, 187])
+    assert grand.status == CONFIDENT
+
+
 def test_a_failed_sum_explained_by_a_doubtful_cell_keeps_the_others_confident() -> None:
     # Twos read 8 (unsure, 6 among its candidates); with 6 the sum would hold.
     reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.97, 0.6, 0.97, 0.97, 0.97, 0.97], 0.95)
