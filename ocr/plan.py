@@ -366,6 +366,9 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
 PRINT_COLUMNS = 4  # a row needs this many cells before what they all show is print
 PRINT_SHIFT = (4, 10)  # how far (y, x pixels) a printed mark may sit off from cell to cell
 PRINT_SPREAD = np.ones((5, 5), np.uint8)  # ... and still, once laid on each other
+PRINT_DARK = 0.85  # the row's print: darker than this share of the paper
+ALONG_PRINT = 0.8  # a sliver with this share of its ink on the print (widened) is print
+SLIVER = 3  # ... a glyph at most this many pixels across (a tick is a stroke's length wide)
 
 
 def _without_print(row: list[Cell]) -> None:
@@ -403,12 +406,29 @@ def _without_print(row: list[Cell]) -> None:
         own = printed[sy + dy: sy + dy + h, sx + dx: sx + dx + w][:ch, :cw]
         rest = np.clip(crop[:ch, :cw] / np.maximum(own, 0.05), 0.0, 1.0)
         c.mask = ink_mask((rest * 255).astype(np.uint8))
-        c.glyphs = glyphs(c.mask)
+        # a sliver along the print is the print's own edge, laid a pixel or three off (a lens
+        # bends the row's boxes a little differently from cell to cell), not a mark
+        on_print = cv2.dilate((own < PRINT_DARK).astype(np.uint8), PRINT_SPREAD) > 0
+        found = glyphs(c.mask)
+        c.glyphs = [g for g in found if not _along(g, on_print)]
+        if len(c.glyphs) < len(found):
+            keep = np.zeros_like(c.mask)
+            for g in c.glyphs:
+                keep[g.y0: g.y1, g.x0: g.x1] |= g.mask
+            c.mask = keep
         if not c.glyphs:
             c.kind = BLANK
         # what is left may be a piece of the print (a box's edge under a strong lens):
         # marks counted there are for a person to confirm
         c.unsure_ink = True
+
+
+def _along(g: Glyph, on_print: np.ndarray) -> bool:
+    """The glyph is a sliver (a line a few pixels thick) lying on the (widened) print."""
+    if min(g.x1 - g.x0, g.y1 - g.y0) > SLIVER:
+        return False
+    ink = g.mask > 0
+    return bool((ink & on_print[g.y0: g.y1, g.x0: g.x1]).sum() >= ALONG_PRINT * max(ink.sum(), 1))
 
 
 def _card_quad(plan: Plan) -> np.ndarray:

@@ -318,3 +318,32 @@ def test_a_wide_glyph_is_read_by_tesseract_however_sure_the_classifier() -> None
     assert classifier_sure(cell, get_rules(None))
     cell.wide = True
     assert not classifier_sure(cell, get_rules(None))
+
+
+def _boxes_cell(left_edge: int, tick: bool = False) -> np.ndarray:
+    """A YAHTZEE BONUS cell of the official pad: three printed check boxes (the first one's
+    left edge at ``left_edge``, as a lens bends it a little differently from cell to cell),
+    and perhaps a tick written in the first."""
+    import cv2
+
+    cell = np.full((40, 80), PAPER, np.uint8)
+    for x0 in (8, 32, 56):
+        x = left_edge if x0 == 8 else x0
+        cv2.rectangle(cell, (x, 10), (x0 + 18, 28), LINE, 1)
+    if tick:
+        cv2.line(cell, (10, 18), (15, 26), INK, 2)
+        cv2.line(cell, (15, 26), (27, 6), INK, 2)
+    return cell
+
+
+def test_the_check_boxes_edges_laid_a_little_off_are_not_marks() -> None:
+    from ocr.plan import _without_print, make_cell
+
+    row = next(r for r in layout.FRONT.rows if r.kind is layout.Kind.MARKS)
+    # the first box's left edge 3-4 px off in two cells: more than the print's own spread
+    edges = [8, 8, 4, 8, 5, 8]
+    cells = [make_cell(_boxes_cell(e, tick=(c == 1)), row, 0, c, (0, 0, 80, 40))
+             for c, e in enumerate(edges)]
+    _without_print(cells)
+    assert [c.kind for c in cells] == ["blank", "marks", "blank", "blank", "blank", "blank"]
+    assert len(cells[1].glyphs) == 1  # the tick, whatever of the box's edge it touches
