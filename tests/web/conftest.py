@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,19 @@ def page(browser: Any) -> Iterator[Any]:
     finally:
         ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def wait_js(page: Any, expression: str, timeout: float = 15.0) -> None:
+    """Wait until ``expression`` (or a function's text) is truthy in the page.
+
+    Not Playwright's ``wait_for_function``: once the condition is not met at once, it polls
+    by evaluating a string inside the page, which the page's CSP (script-src 'self', no
+    'unsafe-eval') rightly forbids; ``page.evaluate`` goes through the browser's protocol."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {expression}")
+        page.wait_for_timeout(50)
 
 
 def shoot(page: Any, name: str, both: bool = True) -> list[Path]:

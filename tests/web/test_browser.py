@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import requests
 
-from .conftest import DESKTOP, PHONE, SHOTS, shoot
+from .conftest import DESKTOP, PHONE, SHOTS, shoot, wait_js
 from .fakescan import FakeScanner
 from .test_phone import show_game
 
@@ -154,7 +154,7 @@ def test_photo_review_verdict_group_and_statistics(serve: Callable[..., str], pa
     # the unsure Aces: the crop from the photo, then the correction
     page.click("td.flag button[data-field='p0.g0.aces']")
     page.wait_for_selector("#cell-dialog[open]")
-    page.wait_for_function("document.getElementById('cd-crop').naturalWidth > 0")
+    wait_js(page, "document.getElementById('cd-crop')?.naturalWidth > 0")
     assert "3" in page.inner_text("#cd-read")
     page.screenshot(path=str(SHOTS / "review-cell-phone.png"))
     page.set_viewport_size(DESKTOP)
@@ -306,7 +306,7 @@ def test_photo_through_the_real_reader(serve: Callable[..., str], page: Any) -> 
                                            "buffer": photo}])
     page.wait_for_url("**/scan/**", timeout=120_000)
     page.wait_for_selector("table.pad")
-    page.wait_for_function("document.getElementById('pad-photo').naturalWidth > 0")
+    wait_js(page, "document.getElementById('pad-photo')?.naturalWidth > 0")
     shoot(page, "review-photo")
     for name in page.eval_on_selector_all("button.flag-btn", "bs => bs.map(b => b.dataset.field)"):
         if ".g" in name:  # a card of many games on a phone: its game on the switcher
@@ -344,7 +344,7 @@ def test_a_pad_not_found_is_read_from_corners_marked_on_the_photo(
     page.set_input_files("#photo", files=[{"name": "held.jpg", "mimeType": "image/jpeg",
                                            "buffer": held.jpeg}])
     page.wait_for_url("**/corners", timeout=120_000)  # no dead end: the corner editor
-    page.wait_for_function("document.getElementById('corner-photo').naturalWidth > 0")
+    wait_js(page, "document.getElementById('corner-photo')?.naturalWidth > 0")
     assert page.locator("#corners-error").is_visible()
     handles = page.locator(".corner-handle")
     assert handles.count() == 4
@@ -418,7 +418,7 @@ def test_a_misreading_on_the_photo_is_a_doubt_to_check(serve: Callable[..., str]
     assert doubt.get_attribute("data-right-if") == "235"
     crop = doubt.locator("img.crop")
     crop.scroll_into_view_if_needed()
-    page.wait_for_function("document.querySelector('#doubts img.crop').naturalWidth > 0")
+    wait_js(page, "document.querySelector('#doubts img.crop')?.naturalWidth > 0")
     box = crop.bounding_box()
     assert box is not None and box["width"] > 100 and box["x"] + box["width"] <= PHONE["width"]
     _assert_labelled(page)
@@ -430,7 +430,7 @@ def test_a_misreading_on_the_photo_is_a_doubt_to_check(serve: Callable[..., str]
     assert page.locator("#check-btn").is_disabled()
     page.click("td.flag button[data-field='p0.g0.grand_total']")
     page.wait_for_selector("#cell-dialog[open]")
-    page.wait_for_function("document.getElementById('cd-crop').naturalWidth > 0")
+    wait_js(page, "document.getElementById('cd-crop')?.naturalWidth > 0")
     page.click("#cd-ok")
     page.wait_for_selector("#check-btn:enabled")
     page.click("#check-btn")

@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from .conftest import DESKTOP, PHONE, ROOT, shoot
+from .conftest import DESKTOP, PHONE, ROOT, shoot, wait_js
 from .fakescan import FakeScanner, card_values, draw_photo
 from .taps import audit, too_small
 
@@ -113,7 +113,7 @@ def test_six_game_pad_and_verdict_fit_a_phone(serve: Callable[..., str], page: A
     assert page.evaluate(PRESSED) == [5]
     cell = page.locator("td[data-field='p1.g5.grand_total']")
     assert cell.is_visible()
-    page.wait_for_function("""() => { const r = document.querySelector(
+    wait_js(page, """() => { const r = document.querySelector(
         "td[data-field='p1.g5.grand_total']").getBoundingClientRect();
         return r.top >= 0 && r.bottom <= innerHeight; }""")
     # Back (past the link followed): the typed card is kept (the draft), on the game it was at
