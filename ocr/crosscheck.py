@@ -61,9 +61,8 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
             total = [r for k, r in col.items() if k.startswith("total:")]
             relations = [("players_total", scores, total)]
         held: dict[int, tuple[CellRead, str]] = {}
-        # cells a sum vouches for only weakly: two of its cells read as their candidates
-        # would hold it too (one hand's digit misread alike in a part and in the total)
-        alike: set[int] = set()
+        # cells a sum vouches for plainly: not two of its cells that, read as their
+        # candidates, would hold it too (one hand's digit misread alike in a part and a total)
         plain: set[int] = set()
         failed: dict[int, tuple[CellRead, str]] = {}
         unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
@@ -94,7 +93,8 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 twins = _held_alike(parts, result[0], rules)
                 for r in written:
                     held.setdefault(id(r), (r, name))
-                    (alike if id(r) in twins else plain).add(id(r))
+                    if id(r) not in twins:
+                        plain.add(id(r))
         for key, (r, note) in held.items():
             r.checks.append(note)
             at_least = CROSS_MIN if key in plain else ALIKE_MIN
