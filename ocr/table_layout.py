@@ -77,11 +77,18 @@ def regularise(ys: list[int]) -> list[int]:
     med = float(np.median(hs))
     out = [ys[0]]
     for k, h in enumerate(hs):
-        n = int(round(h / med))
-        if k > 0 and n in (2, 3) and abs(h - n * med) <= 0.12 * n * med:
+        n = _spans(float(h), med)
+        if k > 0 and n > 1:
             out += [ys[k] + int(round(h * i / n)) for i in range(1, n)]
         out.append(ys[k + 1])
     return out
+
+
+def _spans(size: float, usual: float) -> int:
+    """How many rows (or columns) of the usual size a row of ``size`` is: 2 or 3 when it is
+    that many within 12% (a line between them lost), else 1."""
+    n = int(round(size / usual))
+    return n if n in (2, 3) and abs(size - n * usual) <= 0.12 * n * usual else 1
 
 
 def regularise_columns(xs: list[int]) -> list[int]:
@@ -96,8 +103,8 @@ def regularise_columns(xs: list[int]) -> list[int]:
     out = [xs[-1]]
     games = 0
     for k in range(len(widths) - 1, 0, -1):
-        n = int(round(widths[k] / med))
-        lost = n in (2, 3) and games + n <= GAMES and abs(widths[k] - n * med) <= 0.12 * n * med
+        n = _spans(float(widths[k]), med)
+        lost = n > 1 and games + n <= GAMES
         if lost:
             out += [xs[k + 1] - int(round(widths[k] * i / n)) for i in range(1, n)]
         games += n if lost else 1
