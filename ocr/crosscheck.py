@@ -9,7 +9,7 @@ from scorepad.boxes import Box, TotalField
 from scorepad.readings import digit_apart, digit_other
 from scorepad.rules import RuleSet
 
-from .decode import legal_values_of
+from .decode import CONFIDENT_AT, legal_values_of
 from .layout import Side
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
@@ -120,8 +120,14 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         others = {id(r): (r, v) for r, v in misread if id(r) not in slipped}
         _copies(relations, others, rules)
         # (a digit misread as another in a cell whose own sum holds, or in a copy of it,
-        # would need a second misreading to cancel it there: that cell is vouched for)
-        slipped.update({k: rv for k, rv in others.items() if k not in held and k not in slipped})
+        # would need a second misreading to cancel it there: that cell is vouched for,
+        # unless a cell of that sum shows the same digit where the same misreading
+        # cancels it: one hand's 8 read as a 1 in 28 and in 158, 21 and 151 hold)
+        twice = _misread_twice(relations, others, rules)
+        slipped.update({k: rv for k, rv in others.items()
+                        if (k not in held or k in twice) and k not in slipped})
+        for k, rv in twice.items():
+            slipped.setdefault(k, rv)
         for r, value in slipped.values():
             # one digit more, fewer or other in this cell and the sum holds: a digit lost at
             # the cell's edge, a mark taken for one or a digit misread looks exactly so
@@ -175,6 +181,62 @@ def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[
             if any(-d in db for d in da):
                 out.update((a, b))
     return out
+
+
+def _misread_twice(relations: list[tuple[str, list[CellRead], list[CellRead]]],
+                   others: dict[int, tuple[CellRead, int]], rules: RuleSet
+                   ) -> dict[int, tuple[CellRead, int]]:
+    """Cells one digit other from a failed sum's holding, confident only because their own
+    sum holds, which holds as well with the same digit misread the same way in another of
+    its cells (a part when the cell is the total, the total when it is a part): the hand's
+    one confusion twice, not two independent misreadings.  Both are returned, each with
+    its other reading."""
+    out: dict[int, tuple[CellRead, int]] = {}
+    for r, value in others.values():
+        swap = _swapped_digit(r.value, value)
+        if swap is None or not isinstance(r.value, int) or r.confidence >= CONFIDENT_AT:
+            continue  # (a reading sure on its own is not sure through its sum only)
+        step = value - r.value
+        for _name, parts, result in relations:
+            if len(result) != 1 or not isinstance(result[0].value, int):
+                continue
+            if r is not result[0] and all(p is not r for p in parts):
+                continue
+            if sum(_worth(p, rules) for p in parts) != result[0].value:
+                continue  # (only a sum that holds vouches)
+            partners = parts if r is result[0] else result
+            for c in partners:
+                if c is r or c.kind == BLANK or not isinstance(c.value, int):
+                    continue
+                if c.field == "yahtzee_bonus_checks":
+                    continue
+                other = _apply_swap(c.value, swap)
+                legal = legal_values_of(c.field, rules)
+                if (other is not None and other - c.value == step
+                        and (legal is None or other in legal)):
+                    out[id(r)] = (r, value)
+                    out.setdefault(id(c), (c, other))
+    return out
+
+
+def _swapped_digit(a: object, b: int) -> tuple[str, str, int] | None:
+    """The one digit a's numeral has other than b's: (a's digit, b's digit, its place
+    counted from the right), or None."""
+    if not isinstance(a, int) or not digit_other(a, b):
+        return None
+    x, y = str(a), str(b)
+    k = next(i for i in range(len(x)) if x[i] != y[i])
+    return x[k], y[k], len(x) - 1 - k
+
+
+def _apply_swap(value: int, swap: tuple[str, str, int]) -> int | None:
+    """``value`` with the digit at the swap's place changed the same way, if it is there."""
+    old, new, place = swap
+    s = str(value)
+    k = len(s) - 1 - place
+    if k < 0 or s[k] != old or (k == 0 and new == "0" and len(s) > 1):
+        return None
+    return int(s[:k] + new + s[k + 1:])
 
 
 def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],

@@ -284,6 +284,35 @@ def test_a_sum_held_by_two_readings_misread_alike_vouches_for_neither() -> None:
     assert grand.status == CONFIDENT
 
 
+def test_one_digit_misread_alike_in_a_part_and_its_total_is_doubted_in_both() -> None:
+    # The hand's 8 read as a 1 in 3 of a kind (28 as 21, sure) and in the lower TOTAL (158
+    # as 151, made confident by its sum, which 21 ... 151 holds): GRAND TOTAL 194 is right
+    # and fails.  151 -> 158 would make it hold, but its own sum vouches for 151, unless
+    # the same misreading in 21 cancels it there, which it does: both go to a person.
+    T = TotalField
+    upper = [_read(f, v, 0.999) for f, v in zip(UPPER, [1, 2, 3, 8, 10, 12], strict=True)]
+    sums = [_read(f.value, v, 0.999) for f, v in (
+        (T.UPPER_SUBTOTAL, 36), (T.UPPER_BONUS, 0), (T.UPPER_TOTAL, 36), (T.UPPER_TOTAL_REPEAT, 36))]
+    lower_boxes = [_read(b.value, v, 0.999 if v != 21 else 0.96) for b, v in zip(
+        [b for b in Box if not b.is_upper], [21, 0, 25, 30, 40, 0, 35], strict=True)]
+    lower = _read(T.LOWER_TOTAL.value, 151, 0.8, NEEDS_REVIEW)
+    grand = _read(T.GRAND_TOTAL.value, 194, 0.999)
+    cross_check([*upper, *sums, *lower_boxes, lower, grand], layout.Side.FRONT, get_rules(None))
+    three = lower_boxes[0]
+    assert (three.status, lower.status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+    assert (three.value, lower.value) == (21, 151)  # never changed to fit
+    assert 28 in [c.value for c in three.candidates] and 158 in [c.value for c in lower.candidates]
+    # where no part shows a 1 in the units, no second misreading cancels 151 -> 158 in its
+    # own sum: that sum vouches for 151 (the failure is the player's, or a sure misreading
+    # elsewhere)
+    lower_boxes = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if not b.is_upper], [20, 0, 25, 30, 40, 0, 36], strict=True)]
+    lower = _read(T.LOWER_TOTAL.value, 151, 0.8, NEEDS_REVIEW)
+    grand = _read(T.GRAND_TOTAL.value, 194, 0.999)
+    cross_check([*upper, *sums, *lower_boxes, lower, grand], layout.Side.FRONT, get_rules(None))
+    assert lower.status == CONFIDENT and all(r.status == CONFIDENT for r in lower_boxes)
+
+
 def test_a_failed_sum_explained_by_a_doubtful_cell_keeps_the_others_confident() -> None:
     # Twos read 8 (unsure, 6 among its candidates); with 6 the sum would hold.
     reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.97, 0.6, 0.97, 0.97, 0.97, 0.97], 0.95)
