@@ -41,7 +41,6 @@ from .tesseract import OcrText
 
 ALT_PENALTY = 0.05  # prior weight of an unlikely segmentation (two pieces as one glyph, ...)
 SURE = 0.995  # classifier probability above which tesseract is not consulted
-WIDE_SURE = 0.93  # a cell whose glyphs may be cut several ways: confident from this probability
 WHOLE_SURE = 0.9  # glyphs read whole at least this surely: cutting them is an outside chance
 NAME_SURE = 0.85  # tesseract's confidence from which a name is confident
 MARKS_SURE = 3  # up to this many bonus marks counted is confident (more are rare: reviewed)
@@ -82,8 +81,8 @@ def _clean_name(text: str) -> str:
 def classifier_sure(cell: Cell, rules: RuleSet) -> bool:
     """The classifier alone is sure enough: tesseract is not asked about this cell.
 
-    Never for a wide glyph (perhaps digits that touch): the segmentations' odds alone
-    seldom make it confident (``WIDE_SURE``), tesseract reading the same number does."""
+    Never for a wide glyph (perhaps digits that touch): how many digits tesseract sees
+    there is worth asking, however sure the classifier is of one way to cut it."""
     if cell.probs is None or cell.wide:
         return False
     probs = cell.probs
@@ -175,15 +174,14 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     if d.value is None:
         return CellRead(**base, kind=NUMBER, value=None, confidence=0.0, status=UNREADABLE,
                         candidates=d.candidates, readers=readers)
-    # a wide glyph may be two touching digits: only a reading far likelier than every other
-    # segmentation's, tesseract reading the same number, or the pad's sums, make it
-    # confident; ink cut by the edge may have lost a digit, a pale stroke may be read
-    # wrong: only the sums
-    split_ok = not cell.wide or d.confidence >= WIDE_SURE or (tnum is not None and tnum == d.value)
+    # (a wide glyph, perhaps two touching digits, is held to the same bar: its misreadings
+    # fail the pad's sums, and a failed sum no doubtful cell explains takes confidence
+    # from every reading in it.)  Ink cut by the edge may have lost a digit, a pale stroke
+    # may be read wrong: only the sums make such a cell confident
     # tesseract reading another number the box can hold: the two readers disagree, and
     # the classifier's odds alone do not settle it (only the pad's sums may)
     disputed = tnum is not None and tnum != d.value and (legal is None or tnum in legal)
-    sure = (d.confidence >= CONFIDENT_AT and not d.inferred and split_ok and not disputed
+    sure = (d.confidence >= CONFIDENT_AT and not d.inferred and not disputed
             and not cell.unsure_ink)
     status = CONFIDENT if sure else NEEDS_REVIEW
     return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,

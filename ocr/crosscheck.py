@@ -13,14 +13,11 @@ from .decode import CONFIDENT_AT, legal_values_of
 from .layout import Side
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
-KEEP_ON_FAIL = 0.99  # a failed sum leaves readings at least this sure confident
+KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings this sure confident
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 ALIKE_MIN = 0.5  # ... this likely where two of the sum's cells read as candidates hold it too
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
-SUSPECTS = 2  # a failed sum no doubtful cell explains: its least sure confident readings are
-DOUBT_ON_FAIL = 0.9  # marked for review, and so is every one below this (one at KEEP_ON_FAIL
-# or above stays confident)
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
 
@@ -105,12 +102,12 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         # vouches for explains no other sum's failure)
         for parts, res, written in failing:
             if not _explained(parts, res, rules):
-                # a doubtful cell would have explained it: the suspects are the least
-                # sure of the readings still marked confident
-                sure = sorted((r for r in written if r.status == CONFIDENT and r.kind != BLANK),
-                              key=lambda r: r.confidence)
-                suspects = sure[:SUSPECTS] + [r for r in sure if r.confidence < DOUBT_ON_FAIL]
-                unexplained.update(id(r) for r in suspects)
+                # no doubtful cell explains it: every reading still marked confident is a
+                # suspect (below KEEP_ON_FAIL), not just the least sure ones: two or three
+                # misread in one sum are common in an unfamiliar hand (203, 200 and 150
+                # read 263, 260 and 156 in one PLAYERS' SCORES column)
+                unexplained.update(id(r) for r in written
+                                   if r.status == CONFIDENT and r.kind != BLANK)
         for key, (r, note) in failed.items():
             r.checks.append(note)
             if (key not in held and key in unexplained and r.status == CONFIDENT
