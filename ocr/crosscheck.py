@@ -64,7 +64,8 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         failed: dict[int, tuple[CellRead, str]] = {}
         unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
         slipped: dict[int, tuple[CellRead, int]] = {}  # a digit of one cell from holding
-        misread: list[tuple[CellRead, int]] = []  # ... one digit other (unless a sum vouches)
+        misread: list[tuple[CellRead, int, int]] = []  # ... one digit other (unless a sum
+        # vouches), with the failed sum's index
         failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = []
         for name, parts, result in relations:
             if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
@@ -77,11 +78,11 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 for r in written:
                     failed.setdefault(id(r), (r, f"{name}_failed"))
                 # (a digit other: even where a doubtful cell's candidate would explain the
-                # failure, the sure reading may be the misread one: on the development
-                # seeds that left a confident 51 for 54 in a TOTAL SCORE)
+                # failure, a reading not quite sure may be the misread one: on the
+                # development seeds that left a confident 51 for 54 in a TOTAL SCORE)
                 for r, value, other in _one_slip(parts, result[0], rules):
                     if other:
-                        misread.append((r, value))
+                        misread.append((r, value, len(failing)))
                     else:
                         slipped[id(r)] = (r, value)
                 failing.append((parts, result[0], written))
@@ -100,8 +101,9 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 r.status = CONFIDENT
         # (after the sums that hold have made their readings confident: a cell a sum
         # vouches for explains no other sum's failure)
-        for parts, res, written in failing:
-            if not _explained(parts, res, rules):
+        explained = [_explained(parts, res, rules) for parts, res, _w in failing]
+        for (_parts, _res, written), known in zip(failing, explained, strict=True):
+            if not known:
                 # no doubtful cell explains it: every reading still marked confident is a
                 # suspect (below KEEP_ON_FAIL), not just the least sure ones: two or three
                 # misread in one sum are common in an unfamiliar hand (203, 200 and 150
@@ -114,7 +116,11 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                     and r.confidence < KEEP_ON_FAIL):
                 r.status = NEEDS_REVIEW
         _copies(relations, slipped, rules)
-        others = {id(r): (r, v) for r, v in misread if id(r) not in slipped}
+        # (where a doubtful cell's candidate accounts for the failure, a reading at
+        # KEEP_ON_FAIL or above is not suspected a digit other too: a +1 failure would
+        # otherwise doubt every sure cell whose last digit may be one more)
+        others = {id(r): (r, v) for r, v, k in misread if id(r) not in slipped
+                  and (not explained[k] or r.confidence < KEEP_ON_FAIL)}
         _copies(relations, others, rules)
         # (a digit misread as another in a cell whose own sum holds, or in a copy of it,
         # would need a second misreading to cancel it there: that cell is vouched for,

@@ -327,6 +327,21 @@ def test_a_failed_sum_explained_by_a_doubtful_cell_keeps_the_others_confident() 
     assert "upper_sum_failed" in reads[0].checks
 
 
+def test_a_sure_reading_is_not_suspected_a_digit_other_where_a_doubtful_cell_explains() -> None:
+    # As above, Aces read at 0.999: the doubtful Twos (6 among its candidates) accounts for
+    # the failure, so the sure Aces is not doubted for the 1 it might be; TOTAL SCORE (0.95,
+    # below KEEP_ON_FAIL) still is.
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.999, 0.6, 0.97, 0.97, 0.97, 0.97], 0.95)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert (reads[0].status, reads[-1].status) == (CONFIDENT, NEEDS_REVIEW)
+    # with no candidate of Twos explaining it, the sure Aces is doubted all the same
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.999, 0.6, 0.97, 0.97, 0.97, 0.97], 0.95)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(3, 0.35)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert reads[0].status == NEEDS_REVIEW and 1 in [c.value for c in reads[0].candidates]
+
+
 def test_an_unexplained_failed_sum_takes_confidence_from_its_readings_below_keep() -> None:
     # Every reading is sure, yet 3+6+9+12+15+18 != 60: a misreading or the player's slip.
     confs = [0.999, 0.95, 0.97, 0.96, 0.999, 0.999]
