@@ -262,17 +262,23 @@ def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
 
 
 def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
-    """A failed sum is accounted for by a cell already marked for review: one of that
-    cell's own candidates would make the sum hold.  (Only confidence depends on this;
-    the value stays as read.)  Otherwise the failure may hide a confident misreading."""
+    """A failed sum is accounted for by cells already marked for review: one of a cell's
+    own candidates, or one each of two cells' (in an unfamiliar hand two cells of a sum
+    are misread as often as one), would make the sum hold.  (Only confidence depends on
+    this; the values stay as read.)  Otherwise the failure may hide a confident misreading."""
+    gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)  # parts over total
+    moves: list[set[int]] = []  # per doubtful cell: how its candidates would close the gap
     for r in [*parts, result]:
-        if r.status == CONFIDENT or r.kind == BLANK:
+        if r.status == CONFIDENT or r.kind == BLANK or not isinstance(r.value, int):
             continue
-        want = _holding(parts, result, r, rules)
-        if any(isinstance(c.value, int) and c.value != r.value
-               and _points(r.field, c.value, rules) == want for c in r.candidates[:5]):
-            return True
-    return False
+        now = _points(r.field, r.value, rules)
+        sign = -1 if r is result else 1
+        moves.append({sign * (_points(r.field, c.value, rules) - now)
+                      for c in r.candidates[:5] if isinstance(c.value, int) and c.value != r.value})
+    if any(-gap in m for m in moves):
+        return True
+    # two doubtful cells, each read as one of its candidates (two misread in one sum)
+    return any(-gap - d in b for i, a in enumerate(moves) for b in moves[i + 1:] for d in a)
 
 
 def _holding(parts: list[CellRead], result: CellRead, r: CellRead, rules: RuleSet) -> int:

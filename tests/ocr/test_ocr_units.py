@@ -342,6 +342,23 @@ def test_a_sure_reading_is_not_suspected_a_digit_other_where_a_doubtful_cell_exp
     assert reads[0].status == NEEDS_REVIEW and 1 in [c.value for c in reads[0].candidates]
 
 
+def test_a_failed_sum_explained_by_two_doubtful_cells_keeps_the_others_confident() -> None:
+    # Twos 6 read 8 and Fours 12 read 16, both unsure with the truth among their candidates:
+    # together they account for 69 against 63, so Fives (0.97) keeps its confidence.
+    confs = [0.995, 0.6, 0.995, 0.6, 0.97, 0.995]
+    reads = _upper_column([3, 8, 9, 16, 15, 18], 63, confs, 0.999)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.3)]
+    reads[3].candidates = [Candidate(16, 0.6), Candidate(12, 0.3)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert reads[4].status == CONFIDENT and (reads[1].value, reads[3].value) == (8, 16)
+    # when Fours' candidates do not close the rest of the gap, Fives is a suspect
+    reads = _upper_column([3, 8, 9, 16, 15, 18], 63, confs, 0.999)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.3)]
+    reads[3].candidates = [Candidate(16, 0.6), Candidate(20, 0.3)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert reads[4].status == NEEDS_REVIEW
+
+
 def test_an_unexplained_failed_sum_takes_confidence_from_its_readings_below_keep() -> None:
     # Every reading is sure, yet 3+6+9+12+15+18 != 60: a misreading or the player's slip.
     confs = [0.999, 0.95, 0.97, 0.96, 0.999, 0.999]
