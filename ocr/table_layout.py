@@ -31,7 +31,7 @@ TOTAL OF ALL GAMES on the back):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -148,13 +148,17 @@ SECTION_GAP = 0.2  # webs this close above or below (share of the table's height
 SECTION_OVERLAP = 0.05  # ... overlapping it by at most this much (a frame around it is not)
 
 
-def _whole_table(stats: np.ndarray, best: int, n: int) -> list[int]:
+def _whole_table(stats: np.ndarray, best: int, n: int, ruled: Callable[[int], bool]
+                 ) -> list[int]:
     """The web ``best`` together with the webs ruled in line with it above and below: a
     dark section band (LOWER SECTION printed white on black) or a printed header interrupts
-    the vertical lines, so one table shows as several webs."""
+    the vertical lines, so one table shows as several webs.  Only webs with ruled rows of
+    their own (``ruled``) count: the grain of a wooden table beside the pad is a web of
+    upright lines in line with it too."""
     x, y, bw, bh = (int(v) for v in stats[best, :4])
     parts = [best]
-    others = sorted(range(1, n), key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))[:8]
+    others = [i for i in sorted(range(1, n), key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))[:8]
+              if i != best and ruled(i)]
     grown = True
     while grown:
         grown = False
@@ -257,7 +261,13 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool) -> Grid | None:
             best_web, most = i, lines
     if most < 3 * 5:
         return None
-    parts = _whole_table(stats, best_web, n)
+    def ruled(i: int) -> bool:  # two rows ruled across most of the web, at least
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        sub = labels[y: y + bh, x: x + bw] == i
+        return len(positions((sub & (hm[y: y + bh, x: x + bw] > 0)).sum(axis=1) / bw,
+                             0.5, 3)) >= 2
+
+    parts = _whole_table(stats, best_web, n, ruled)
     # the grid's corners, back in the working image: the table's own quadrilateral; its
     # outermost points follow a perspective the paper's outline did not quite give, its
     # box is the fallback where a stray mark made an outermost point (the most lines wins)

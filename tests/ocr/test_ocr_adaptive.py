@@ -136,6 +136,15 @@ def test_a_game_column_that_lost_its_line_is_split() -> None:
     assert ad.regularise_columns([0, 200, 275, 350, 475, 550]) == [0, 200, 275, 350, 475, 550]
 
 
+def test_only_ruled_webs_in_line_with_the_table_join_it() -> None:
+    # (x, y, w, h, area): the table's web, a section below it (a dark band between), and
+    # a web in line above it (wood grain: upright lines only, no ruled rows)
+    stats = np.array([[0, 0, 0, 0, 0], [100, 400, 600, 500, 9000], [105, 920, 590, 300, 5000],
+                      [98, 0, 600, 330, 4000]], np.int32)
+    assert sorted(ad._whole_table(stats, 1, 4, lambda i: True)) == [1, 2, 3]
+    assert sorted(ad._whole_table(stats, 1, 4, lambda i: i != 3)) == [1, 2]
+
+
 def test_turned_line_positions_follow_rot90() -> None:
     img = np.zeros((30, 50), np.uint8)
     img[10, :] = 1
