@@ -177,6 +177,16 @@ def _whole_table(stats: np.ndarray, best: int, n: int, ruled: Callable[[int], bo
     return parts
 
 
+def _ruled(web: np.ndarray, hm: np.ndarray, stat: np.ndarray) -> bool:
+    """The web has ruled rows: two lines, at least, across a quarter of it or more
+    (counted as lines, not as rows of pixels: in the warp of an outline fitted askew the
+    rules run slanted; and shaded total cells break a rule)."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    rules = web[y: y + bh, x: x + bw] & (hm[y: y + bh, x: x + bw] > 0)
+    k, _, spans, _ = cv2.connectedComponentsWithStats(rules.astype(np.uint8), connectivity=8)
+    return sum(int(spans[j, cv2.CC_STAT_WIDTH]) >= 0.25 * bw for j in range(1, k)) >= 2
+
+
 def _table_warp(gray: np.ndarray, tquad: np.ndarray
                 ) -> tuple[np.ndarray, list[int], list[int], np.ndarray]:
     """The table warped upright from its quadrilateral (with a little margin, so the outer
@@ -222,29 +232,15 @@ def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid |
     badly (a stack of sheets under the pad, a torn edge) leaves the lines askew in its
     warp, and askew lines fill no row of the projection."""
     found = geometry.candidates(gray) if quads is None else quads
-    best: Grid | None = None
     for deskew in (False, True):
         for quad in found:
             # a little more than the outline found: under a wide-angle lens a table's edges
             # bow out past the straight quadrilateral fitted to them
             grid = _grid_in(gray, geometry.widened(quad, OUTLINE_MARGIN) if quads is None
                             else quad, deskew)
-            if grid is not None and (best is None or _more_of(grid, best)):
-                best = grid
-            if best is not None and len(best.ys) >= WHOLE_FRONT:
-                return best
-    return best
-
-
-WHOLE_FRONT = 20  # a grid of this many horizontal lines holds a whole score card: look no further
-
-
-def _more_of(grid: Grid, best: Grid) -> bool:
-    """``grid`` is more of the table found as ``best``: its columns, more rows.  (The first
-    grid found may be one section: the lower section has an outline of its own, while the
-    whole pad's outline holds the whole table only once warped by its own corners.  A
-    grid with more columns too is the table and a frame around it: not more of it.)"""
-    return len(grid.xs) == len(best.xs) and len(grid.ys) > len(best.ys)
+            if grid is not None:
+                return grid
+    return None
 
 
 def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool) -> Grid | None:
@@ -275,15 +271,7 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool) -> Grid | None:
             best_web, most = i, lines
     if most < 3 * 5:
         return None
-    def ruled(i: int) -> bool:
-        # two lines, at least, across half the web or more (counted as lines, not as rows
-        # of pixels: in the warp of an outline fitted askew the rules run slanted)
-        x, y, bw, bh = (int(v) for v in stats[i, :4])
-        rules = ((labels[y: y + bh, x: x + bw] == i) & (hm[y: y + bh, x: x + bw] > 0))
-        k, _, spans, _ = cv2.connectedComponentsWithStats(rules.astype(np.uint8), connectivity=8)
-        return sum(int(spans[j, cv2.CC_STAT_WIDTH]) >= 0.5 * bw for j in range(1, k)) >= 2
-
-    parts = _whole_table(stats, best_web, n, ruled)
+    parts = _whole_table(stats, best_web, n, lambda i: _ruled(labels == i, hm, stats[i]))
     # the grid's corners, back in the working image: the table's own quadrilateral; its
     # outermost points follow a perspective the paper's outline did not quite give, its
     # box is the fallback where a stray mark made an outermost point (the most lines wins)

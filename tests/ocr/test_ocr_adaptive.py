@@ -145,35 +145,6 @@ def test_only_ruled_webs_in_line_with_the_table_join_it() -> None:
     assert sorted(ad._whole_table(stats, 1, 4, lambda i: i != 3)) == [1, 2]
 
 
-def test_more_rows_of_the_same_columns_win_over_the_first_grid_found(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # Outlines found: the lower section's own (its grid found plainly), then the whole
-    # pad's (its grid only once warped by the table's own corners): the whole table wins.
-    # A grid with more columns as well (a frame around the table) does not.  A grid of a
-    # whole score card ends the search.
-    section, whole = np.zeros((4, 2), np.float32), np.ones((4, 2), np.float32)
-
-    def grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool) -> ad.Grid | None:
-        if quad.mean() < 0.5:
-            return ad.Grid(gray, list(range(9)), list(range(13)), quad)
-        rows = 23 if deskew else 0
-        return ad.Grid(gray, list(range(9)), list(range(rows)), quad) if rows else None
-
-    monkeypatch.setattr(ad, "_grid_in", grid_in)
-    gray = np.zeros((10, 10), np.uint8)
-    grid = ad.find_grid(gray, [section, whole])
-    assert grid is not None and len(grid.ys) == 23
-    framed = ad.Grid(gray, list(range(11)), list(range(15)), whole)
-    monkeypatch.setattr(ad, "_grid_in", lambda g, q, d: ad.Grid(
-        g, list(range(9)), list(range(13)), q) if q.mean() < 0.5 else framed)
-    grid = ad.find_grid(gray, [section, whole])
-    assert grid is not None and len(grid.xs) == 9
-    calls: list[bool] = []
-    monkeypatch.setattr(ad, "_grid_in", lambda g, q, d: calls.append(d) or ad.Grid(
-        g, list(range(9)), list(range(23)), q))
-    assert ad.find_grid(gray, [section, whole]) is not None and calls == [False]
-
-
 def test_turned_line_positions_follow_rot90() -> None:
     img = np.zeros((30, 50), np.uint8)
     img[10, :] = 1
