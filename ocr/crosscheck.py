@@ -169,15 +169,8 @@ def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[
     """The cells of a sum that holds, two of which, read as one of their other candidates
     each, would hold it as well: a part and the total moved alike (the same digit misread
     the same way in both: 153 and 189 read 133 and 169), or two parts moved apart."""
-    moves: list[tuple[int, set[int]]] = []  # per written cell: its id, the point changes
-    for r in [*parts, result]:
-        if r.kind == BLANK or not isinstance(r.value, int):
-            continue
-        now = _points(r.field, r.value, rules)
-        sign = -1 if r is result else 1
-        moves.append((id(r), {sign * (_points(r.field, c.value, rules) - now)
-                              for c in r.candidates[:ALIKE_CANDIDATES]
-                              if isinstance(c.value, int) and c.value != r.value}))
+    moves = [(id(r), _moves(r, result, rules, ALIKE_CANDIDATES)) for r in [*parts, result]
+             if r.kind != BLANK and isinstance(r.value, int)]
     out: set[int] = set()
     for i, (a, da) in enumerate(moves):
         for b, db in moves[i + 1:]:
@@ -267,18 +260,22 @@ def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
     are misread as often as one), would make the sum hold.  (Only confidence depends on
     this; the values stay as read.)  Otherwise the failure may hide a confident misreading."""
     gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)  # parts over total
-    moves: list[set[int]] = []  # per doubtful cell: how its candidates would close the gap
-    for r in [*parts, result]:
-        if r.status == CONFIDENT or r.kind == BLANK or not isinstance(r.value, int):
-            continue
-        now = _points(r.field, r.value, rules)
-        sign = -1 if r is result else 1
-        moves.append({sign * (_points(r.field, c.value, rules) - now)
-                      for c in r.candidates[:5] if isinstance(c.value, int) and c.value != r.value})
+    moves = [_moves(r, result, rules, 5) for r in [*parts, result]
+             if r.status != CONFIDENT and r.kind != BLANK and isinstance(r.value, int)]
     if any(-gap in m for m in moves):
         return True
     # two doubtful cells, each read as one of its candidates (two misread in one sum)
     return any(-gap - d in b for i, a in enumerate(moves) for b in moves[i + 1:] for d in a)
+
+
+def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> set[int]:
+    """How far each of the cell's ``top`` candidates (other than its reading) would move
+    its sum's parts over its total: a part's change as it is, the total's negated."""
+    assert isinstance(r.value, int)
+    now = _points(r.field, r.value, rules)
+    sign = -1 if r is result else 1
+    return {sign * (_points(r.field, c.value, rules) - now)
+            for c in r.candidates[:top] if isinstance(c.value, int) and c.value != r.value}
 
 
 def _holding(parts: list[CellRead], result: CellRead, r: CellRead, rules: RuleSet) -> int:

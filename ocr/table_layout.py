@@ -177,12 +177,12 @@ def _whole_table(stats: np.ndarray, best: int, n: int, ruled: Callable[[int], bo
     return parts
 
 
-def _ruled(web: np.ndarray, hm: np.ndarray, stat: np.ndarray) -> bool:
-    """The web has ruled rows: two lines, at least, across a quarter of it or more
+def _ruled(labels: np.ndarray, i: int, hm: np.ndarray, stat: np.ndarray) -> bool:
+    """Web ``i`` has ruled rows: two lines, at least, across a quarter of it or more
     (counted as lines, not as rows of pixels: in the warp of an outline fitted askew the
     rules run slanted; and shaded total cells break a rule)."""
     x, y, bw, bh = (int(v) for v in stat[:4])
-    rules = web[y: y + bh, x: x + bw] & (hm[y: y + bh, x: x + bw] > 0)
+    rules = (labels[y: y + bh, x: x + bw] == i) & (hm[y: y + bh, x: x + bw] > 0)
     k, _, spans, _ = cv2.connectedComponentsWithStats(rules.astype(np.uint8), connectivity=8)
     return sum(int(spans[j, cv2.CC_STAT_WIDTH]) >= 0.25 * bw for j in range(1, k)) >= 2
 
@@ -271,7 +271,7 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool) -> Grid | None:
             best_web, most = i, lines
     if most < 3 * 5:
         return None
-    parts = _whole_table(stats, best_web, n, lambda i: _ruled(labels == i, hm, stats[i]))
+    parts = _whole_table(stats, best_web, n, lambda i: _ruled(labels, i, hm, stats[i]))
     # the grid's corners, back in the working image: the table's own quadrilateral; its
     # outermost points follow a perspective the paper's outline did not quite give, its
     # box is the fallback where a stray mark made an outermost point (the most lines wins)
