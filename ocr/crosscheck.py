@@ -4,6 +4,7 @@ failed sum no doubtful cell explains takes confidence away. Values are never cha
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from scorepad.boxes import Box, TotalField
 from scorepad.readings import digit_apart, digit_other
@@ -101,7 +102,15 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
                 r.status = CONFIDENT
         # (after the sums that hold have made their readings confident: a cell a sum
         # vouches for explains no other sum's failure)
-        explained = [_explained(parts, res, rules) for parts, res, _w in failing]
+        explanations = [_explanations(parts, res, rules) for parts, res, _w in failing]
+        explained = [bool(e) for e in explanations]
+        # (a cell that would explain one failed sum is vouched for by no other)
+        explaining = {id(c) for why in explanations for way in why for c in way}
+        for (parts, res, _written), why in zip(failing, explanations, strict=True):
+            if len(why) == 1 and len(why[0]) == 1:
+                # one doubtful cell's one candidate, and no other way, makes the sum hold:
+                # read so, the sum vouches for the rest of it as a sum that holds does
+                _vouch_rest(parts, res, why[0][0], explaining, rules)
         for (_parts, _res, written), known in zip(failing, explained, strict=True):
             if not known:
                 # no doubtful cell explains it: every reading still marked confident is a
@@ -254,18 +263,50 @@ def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
                     grown = True
 
 
-def _explained(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
-    """A failed sum is accounted for by cells already marked for review: one of a cell's
-    own candidates, or one each of two cells' (in an unfamiliar hand two cells of a sum
-    are misread as often as one), would make the sum hold.  (Only confidence depends on
-    this; the values stay as read.)  Otherwise the failure may hide a confident misreading."""
+def _explanations(parts: list[CellRead], result: CellRead, rules: RuleSet
+                  ) -> list[tuple[CellRead, ...]]:
+    """How a failed sum is accounted for by cells already marked for review: one of a
+    cell's own candidates, or one each of two cells' (in an unfamiliar hand two cells of a
+    sum are misread as often as one), would make the sum hold; each way as its cells.
+    (Only confidence depends on this; the values stay as read.)  None: the failure may
+    hide a confident misreading."""
     gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)  # parts over total
-    moves = [_moves(r, result, rules, 5) for r in [*parts, result]
+    cells = [r for r in [*parts, result]
              if r.status != CONFIDENT and r.kind != BLANK and isinstance(r.value, int)]
-    if any(-gap in m for m in moves):
-        return True
+    moves = [_moves(r, result, rules, 5) for r in cells]
+    out: list[tuple[CellRead, ...]] = [(r,) for r, m in zip(cells, moves, strict=True)
+                                       if -gap in m]
     # two doubtful cells, each read as one of its candidates (two misread in one sum)
-    return any(-gap - d in b for i, a in enumerate(moves) for b in moves[i + 1:] for d in a)
+    out += [(cells[i], cells[j]) for i, a in enumerate(moves) for j in range(i + 1, len(moves))
+            if any(-gap - d in moves[j] for d in a)]
+    return out
+
+
+def _vouch_rest(parts: list[CellRead], result: CellRead, doubtful: CellRead,
+                explaining: set[int], rules: RuleSet) -> None:
+    """A failed sum that holds with ``doubtful`` read as the one candidate that explains
+    it: its other readings are confirmed as by a sum that holds (at CROSS_MIN, not where
+    two of them could move alike), and ``doubtful`` stays for a person to look at."""
+    gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)
+    assert isinstance(doubtful.value, int)
+    sign = -1 if doubtful is result else 1
+    value = next(c.value for c in doubtful.candidates if isinstance(c.value, int)
+                 and sign * (_points(doubtful.field, c.value, rules)
+                             - _points(doubtful.field, doubtful.value, rules)) == -gap)
+    assert isinstance(value, int)
+    held = replace(doubtful, value=value)
+    swap = {id(doubtful): held}
+    parts2 = [swap.get(id(p), p) for p in parts]
+    result2 = swap.get(id(result), result)
+    twins = _held_alike(parts2, result2, rules)
+    if sum(_worth(p, rules) != 0 for p in parts2) < 2:
+        return  # (x == y, or x + 0 == y, is no evidence)
+    for r in [*parts, result]:
+        if (id(r) not in explaining and id(r) not in twins and r.status == NEEDS_REVIEW
+                and not r.inferred and r.kind not in (TEXT, BLANK)
+                and r.confidence >= CROSS_MIN):
+            r.status = CONFIDENT
+            r.checks.append("explained")
 
 
 def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> set[int]:
