@@ -28,6 +28,7 @@ WEIGHTS = Path(__file__).with_name("digits_cnn.npz")
 SIDE, FIT = dg.SIDE, dg.FIT
 CHANNELS = 2
 CONVS = 3  # conv 3x3 (same) -> ReLU -> max-pool 2x2, three times; then two dense layers
+CHUNK = 64  # glyphs per pass: a pass's patches stay in the cache (256: a tenth slower)
 
 
 def plain(mask: np.ndarray) -> np.ndarray:
@@ -49,6 +50,12 @@ def plain(mask: np.ndarray) -> np.ndarray:
 def prepare(mask: np.ndarray) -> np.ndarray:
     """An ink mask (any size, >0 = ink) -> the network's input, (28, 28, 2) float32."""
     return np.stack([dg.normalize(mask), plain(mask)], axis=-1)
+
+
+def prepare_many(masks: list[np.ndarray]) -> np.ndarray:
+    """``prepare`` of each mask, stacked (n, 28, 28, 2), the strokes thinned all at once."""
+    return np.stack([np.stack([n, plain(m)], axis=-1)
+                     for n, m in zip(dg.normalize_many(masks), masks, strict=True)])
 
 
 _POOL = ((0, 0), (0, 1), (1, 0), (1, 1))  # the four places of a 2x2 max-pool window
@@ -129,24 +136,35 @@ class CnnEnsemble:
         return (np.concatenate(probs).astype(np.float32),
                 np.concatenate(feats).astype(np.float32))
 
-    def proba_inputs(self, x: np.ndarray, chunk: int = 256) -> np.ndarray:
+    def proba_inputs(self, x: np.ndarray, chunk: int = CHUNK) -> np.ndarray:
         """(n, 28, 28, 2) inputs -> probabilities."""
         return self._forward(x, chunk)[0]
 
     def classify(self, masks: list[np.ndarray]) -> np.ndarray:
         """Ink masks -> (n, len(CLASSES)) probabilities."""
-        if not masks:
-            return np.zeros((0, len(dg.CLASSES)), np.float32)
-        return self.proba_inputs(np.stack([prepare(m) for m in masks]).astype(np.float32))
+        return self.classify_embed(masks)[0]
 
     def classify_embed(self, masks: list[np.ndarray],
-                       chunk: int = 256) -> tuple[np.ndarray, np.ndarray]:
+                       chunk: int = CHUNK) -> tuple[np.ndarray, np.ndarray]:
         """Ink masks -> probabilities as ``classify``, and each glyph's features: the members'
-        hidden layers, each scaled to unit length, side by side (n, members * hidden)."""
+        hidden layers, each scaled to unit length, side by side (n, members * hidden).
+
+        Masks alike pixel for pixel are read once (a wide glyph's ways of cutting share
+        pieces: a sixth to a quarter of a photo's batch)."""
         if not masks:
             return (np.zeros((0, len(dg.CLASSES)), np.float32),
                     np.zeros((0, sum(n.w_fc.shape[0] for n in self.nets)), np.float32))
-        return self._forward(np.stack([prepare(m) for m in masks]).astype(np.float32), chunk)
+        index: dict[tuple[tuple[int, ...], bytes], int] = {}
+        unique: list[np.ndarray] = []
+        row = []
+        for m in masks:
+            key = (m.shape, (m > 0).tobytes())
+            if key not in index:
+                index[key] = len(unique)
+                unique.append(m)
+            row.append(index[key])
+        probs, feats = self._forward(prepare_many(unique).astype(np.float32), chunk)
+        return probs[row], feats[row]
 
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"n_models": np.array(len(self.nets))}

@@ -50,23 +50,45 @@ def normalize(mask: np.ndarray) -> np.ndarray:
     The stroke is thinned to its skeleton and drawn again at one width, so bold
     and light pens, fonts and MNIST look alike to the classifier.
     """
-    m = (mask > 0).astype(np.uint8)
-    ys, xs = np.nonzero(m)
-    if len(xs) == 0:
-        return np.zeros((SIDE, SIDE), np.float32)
-    m = m[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
-    h, w = m.shape
-    s = BIG / max(h, w)
-    nh, nw = max(1, round(h * s)), max(1, round(w * s))
-    fitted = cv2.resize(m.astype(np.float32), (nw, nh), interpolation=cv2.INTER_LINEAR) > 0.5
-    big = cv2.copyMakeBorder(fitted.astype(np.uint8), 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
-    stroke = cv2.dilate(_skeleton(big), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4, 4)))
-    stroke = stroke[2:-2, 2:-2].astype(np.float32)
-    fh, fw = max(1, round(h * FIT / max(h, w))), max(1, round(w * FIT / max(h, w)))
-    small = cv2.resize(stroke, (fw, fh), interpolation=cv2.INTER_AREA)
-    out = np.zeros((SIDE, SIDE), np.float32)
-    y0, x0 = (SIDE - fh) // 2, (SIDE - fw) // 2
-    out[y0: y0 + fh, x0: x0 + fw] = small
+    return normalize_many([mask])[0]
+
+
+TILES = 32  # glyphs per row of the mosaic ``normalize_many`` thins at once
+
+
+def normalize_many(masks: list[np.ndarray]) -> list[np.ndarray]:
+    """``normalize`` of each mask, the thinning done once for all of them: each glyph at
+    BIG, in its own tile of a mosaic (its ink two pixels or more from the tile's edge, and
+    the thinning's steps look one pixel away, so no tile touches another's result)."""
+    out: list[np.ndarray] = [np.zeros((SIDE, SIDE), np.float32) for _ in masks]
+    fitted: list[tuple[int, np.ndarray, int, int]] = []  # (index, ink at BIG, h, w)
+    for i, mask in enumerate(masks):
+        m = (mask > 0).astype(np.uint8)
+        ys, xs = np.nonzero(m)
+        if len(xs) == 0:
+            continue
+        m = m[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+        h, w = m.shape
+        s = BIG / max(h, w)
+        nh, nw = max(1, round(h * s)), max(1, round(w * s))
+        fitted.append((i, cv2.resize(m.astype(np.float32), (nw, nh),
+                                     interpolation=cv2.INTER_LINEAR) > 0.5, h, w))
+    if not fitted:
+        return out
+    tile = BIG + 4
+    rows = -(-len(fitted) // TILES)
+    mosaic = np.zeros((rows * tile, min(len(fitted), TILES) * tile), np.uint8)
+    for k, (_i, big, _h, _w) in enumerate(fitted):
+        y, x = (k // TILES) * tile + 2, (k % TILES) * tile + 2
+        mosaic[y: y + big.shape[0], x: x + big.shape[1]] = big
+    strokes = cv2.dilate(_skeleton(mosaic), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4, 4)))
+    for k, (i, big, h, w) in enumerate(fitted):
+        y, x = (k // TILES) * tile + 2, (k % TILES) * tile + 2
+        stroke = strokes[y: y + big.shape[0], x: x + big.shape[1]].astype(np.float32)
+        fh, fw = max(1, round(h * FIT / max(h, w))), max(1, round(w * FIT / max(h, w)))
+        small = cv2.resize(stroke, (fw, fh), interpolation=cv2.INTER_AREA)
+        y0, x0 = (SIDE - fh) // 2, (SIDE - fw) // 2
+        out[i][y0: y0 + fh, x0: x0 + fw] = small
     return out
 
 

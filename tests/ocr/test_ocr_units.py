@@ -160,6 +160,41 @@ def test_the_convolution_layer_is_conv_pool_relu_as_pytorch_computes_it(size: in
     assert np.allclose(got, want, atol=1e-4)
 
 
+def _strokes(n: int, seed: int) -> list[np.ndarray]:
+    """Masks of a few random pen strokes each, of many sizes (and an empty one)."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    out = [np.zeros((5, 5), np.uint8)]
+    for _ in range(n):
+        h, w = int(rng.integers(3, 60)), int(rng.integers(2, 90))
+        m = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(1, 5))):
+            cv2.line(m, (int(rng.integers(0, w)), int(rng.integers(0, h))),
+                     (int(rng.integers(0, w)), int(rng.integers(0, h))), 255,
+                     int(rng.integers(1, 6)))
+        out.append(m)
+    return out
+
+
+def test_thinning_many_glyphs_at_once_is_thinning_each() -> None:
+    masks = _strokes(80, 3)
+    together = digits.normalize_many(masks)
+    assert all(np.array_equal(digits.normalize(m), t) for m, t in zip(masks, together, strict=True))
+    assert not together[0].any() and together[1].any()
+
+
+def test_alike_masks_are_classified_once_and_each_row_gets_its_own_reading() -> None:
+    model = cnn.load()
+    masks = _strokes(30, 4)
+    twice = [*masks, masks[5].copy(), (masks[9] > 0).astype(np.uint8), masks[2]]
+    probs, feats = model.classify_embed(twice)
+    alone = model.proba_inputs(np.stack([cnn.prepare(m) for m in twice]).astype(np.float32))
+    assert probs.shape == (len(twice), len(digits.CLASSES)) and len(feats) == len(twice)
+    assert np.allclose(probs, alone, atol=1e-5)
+    assert np.array_equal(probs[len(masks)], probs[5]) and np.array_equal(probs[-2], probs[9])
+
+
 def test_classifier_reads_held_out_font_digits() -> None:
     masks, want = [], []
     for path in hw.available(hw.EVAL_FONTS):
@@ -456,3 +491,22 @@ def test_paper_level_is_numpys_percentile(q: float) -> None:
         assert paper_level(img, q) == pytest.approx(float(np.percentile(img, q)))
     floats = rng.random((7, 9)).astype(np.float32)  # not 8-bit: numpy's own answer
     assert paper_level(floats, q) == pytest.approx(float(np.percentile(floats, q)))
+
+
+def test_a_failed_sum_one_doubtful_cell_explains_vouches_for_the_rest() -> None:
+    # Twos 6 read 8 (unsure, 6 its only other candidate); Fours 12 read at 0.6, Fives 15 at
+    # 0.5: the sum holds with Twos as 6 and no other way, so it vouches for Fours and Fives
+    # as a sum that holds would; Twos stays for a person, its value as read.
+    confs = [0.999, 0.6, 0.999, 0.6, 0.5, 0.999]
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, confs, 0.999)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert (reads[1].status, reads[1].value) == (NEEDS_REVIEW, 8)
+    assert (reads[3].status, reads[4].status) == (CONFIDENT, CONFIDENT)
+    assert "explained" in reads[3].checks
+    # a second way to account for it (Fours' own candidate 10 with Twos): no vouching
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, confs, 0.999)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35), Candidate(4, 0.01)]
+    reads[3].candidates = [Candidate(12, 0.6), Candidate(14, 0.3)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert (reads[3].status, reads[4].status) == (NEEDS_REVIEW, NEEDS_REVIEW)
