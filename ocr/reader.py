@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cv2
@@ -38,6 +38,7 @@ from .result import NUMBER, TEXT, ScanResult
 from .tesseract import Engine, OcrText, TesseractEngine
 
 MAX_SPLIT = 3  # a glyph is cut into at most this many touching digits
+SEVERAL_CUT = 0.5  # the classifier's 'several' from which a glyph of one digit's width is cut
 
 
 class Reader:
@@ -113,7 +114,9 @@ class Reader:
 
     def _classify(self, cells: list[Cell], model: dg.Classifier, rules: RuleSet) -> None:
         """Every glyph of the photo in one batch, with the alternative segmentations: two
-        neighbours as one glyph, one wide glyph as two or three touching digits."""
+        neighbours as one glyph, one wide glyph as two or three touching digits; then, in a
+        second small batch, the cuts of a glyph the classifier sees as several digits
+        though it is no wider than one (``_cut_several``)."""
         batch: list[np.ndarray] = []
         spans: list[tuple[Cell, int, list[int]]] = []  # a segmentation's glyphs' batch rows
         # glyph (by identity) -> its batch row: each read once (the glyph is kept, so that
@@ -162,15 +165,47 @@ class Reader:
                     cell.priors.append(prior)
         embed = getattr(model, "classify_embed", None) if self.adapt else None
         if embed is not None and batch:
-            probs, feats = embed(batch)
-            probs = writer.adapt(probs, feats, anchors(probs, spans, rules))
+            raw, feats = embed(batch)
+            found = anchors(raw, spans, rules)
+            first = len(batch)
+            self._cut_several(spans, raw, row_of)
+            if len(batch) > first:
+                more, more_feats = embed(batch[first:])
+                raw, feats = np.vstack([raw, more]), np.vstack([feats, more_feats])
+            probs = writer.adapt(raw, feats, found)
         else:
             probs = dg.classify(batch, model)
+            first = len(batch)
+            self._cut_several(spans, probs, row_of)
+            if len(batch) > first:
+                probs = np.vstack([probs, dg.classify(batch[first:], model)])
         for cell, k, idx in spans:
             if k == 0:
                 cell.probs = probs[idx]
             else:
                 cell.alts.append(probs[idx])
+
+    @staticmethod
+    def _cut_several(spans: list[tuple[Cell, int, list[int]]], probs: np.ndarray,
+                     row_of: Callable[[Glyph], int]) -> None:
+        """A glyph the width did not offer to cut, but the classifier sees as several digits
+        (``several`` at SEVERAL_CUT or more: digits written close, as narrow as one): the
+        cuts into two, as likely as the classifier says it is several."""
+        for cell, k, idx in list(spans):
+            if k != 0 or len(idx) >= MAX_DIGITS or cell.wide:
+                continue  # (a wide glyph's cuts are read already)
+            gs = cell.glyphs
+            for i, row in enumerate(idx):
+                several = float(probs[row, dg.SEVERAL])
+                if several < SEVERAL_CUT:
+                    continue
+                ways = [p for p in [halves(gs[i])] if p] + seam_splits(gs[i], 2)
+                for pieces in ways:
+                    grp = [*gs[:i], *pieces, *gs[i + 1:]]
+                    spans.append((cell, len(cell.priors) + 1, [row_of(g) for g in grp]))
+                    cell.priors.append(several)
+                if ways:
+                    cell.wide = True
 
     def _asks_tesseract(self, cell: Cell, rules: RuleSet) -> bool:
         if cell.kind == TEXT:

@@ -347,3 +347,58 @@ def test_the_check_boxes_edges_laid_a_little_off_are_not_marks() -> None:
     _without_print(cells)
     assert [c.kind for c in cells] == ["blank", "marks", "blank", "blank", "blank", "blank"]
     assert len(cells[1].glyphs) == 1  # the tick, whatever of the box's edge it touches
+
+
+class _PairModel:
+    """A classifier for one test: a glyph 20 px wide or more is 'several' (0.9) or a 2;
+    one under 10 px is a 1; anything between a 2."""
+
+    def classify(self, masks: list[np.ndarray]) -> np.ndarray:
+        from ocr import digits as dg
+
+        out = np.zeros((len(masks), len(dg.CLASSES)), np.float32)
+        for i, m in enumerate(masks):
+            cols = np.nonzero(m.any(axis=0))[0]
+            w = int(cols.max() - cols.min()) + 1
+            if w >= 20:
+                out[i, dg.SEVERAL], out[i, 2] = 0.9, 0.1
+            else:
+                out[i, 1 if w < 10 else 2] = 1.0
+        return out
+
+
+def test_a_glyph_the_classifier_sees_as_several_digits_is_cut_though_narrow() -> None:
+    # "21" written close: one glyph no wider than a digit (the width offers no cut), but
+    # the classifier reads it as several digits: it is cut, and read 21 (in Chance, where
+    # 2 cannot stand); the cell is held as a wide glyph is (tesseract asked)
+    from ocr.cellread import read_cell
+    from ocr.glyphs import glyphs
+    from ocr.plan import Cell
+    from ocr.reader import Reader
+    from ocr.result import NUMBER
+
+    mask = np.zeros((30, 26), np.uint8)
+    mask[2:28, 1:3] = mask[2:4, 1:14] = mask[14:16, 1:14] = mask[26:28, 1:14] = 255
+    mask[2:16, 12:14] = 255  # a square "2"
+    mask[2:28, 20:23] = 255  # the "1" ...
+    mask[27:28, 13:21] = 255  # ... touching it by a hair
+    [g] = glyphs(mask)
+    chance = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
+    rules = get_rules(None)
+
+    def read(model: _PairModel) -> CellRead:
+        cell = Cell(chance, 1, 0, (0, 0, 26, 30), mask, mask, [g], NUMBER)
+        Reader(model=model, use_tesseract=False)._classify([cell], model, rules)
+        assert cell.wide == (len(cell.alts) > 0)
+        return read_cell(cell, [], rules, (0, 0, 26, 30), tesseract=False)
+
+    assert read(_PairModel()).value == 21
+
+    class _OneModel(_PairModel):  # the same glyph seen as one digit: never cut
+        def classify(self, masks: list[np.ndarray]) -> np.ndarray:
+            out = super().classify(masks)
+            out[:, :] = 0.0
+            out[:, 7] = 1.0
+            return out
+
+    assert read(_OneModel()).value == 7
