@@ -298,9 +298,9 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, doubtful: CellRead,
     swap = {id(doubtful): held}
     parts2 = [swap.get(id(p), p) for p in parts]
     result2 = swap.get(id(result), result)
-    twins = _held_alike(parts2, result2, rules)
     if sum(_worth(p, rules) != 0 for p in parts2) < 2:
         return  # (x == y, or x + 0 == y, is no evidence)
+    twins = _held_alike(parts2, result2, rules)
     for r in [*parts, result]:
         if (id(r) not in explaining and id(r) not in twins and r.status == NEEDS_REVIEW
                 and not r.inferred and r.kind not in (TEXT, BLANK)
