@@ -49,7 +49,8 @@ def plain(mask: np.ndarray) -> np.ndarray:
 
 def prepare(mask: np.ndarray) -> np.ndarray:
     """An ink mask (any size, >0 = ink) -> the network's input, (28, 28, 2) float32."""
-    return np.stack([dg.normalize(mask), plain(mask)], axis=-1)
+    out: np.ndarray = prepare_many([mask])[0]
+    return out
 
 
 def prepare_many(masks: list[np.ndarray]) -> np.ndarray:

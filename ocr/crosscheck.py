@@ -105,7 +105,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         explanations = [_explanations(parts, res, rules) for parts, res, _w in failing]
         explained = [bool(e) for e in explanations]
         # (a cell that would explain one failed sum is vouched for by no other)
-        explaining = {id(c) for why in explanations for way in why for c in way}
+        explaining = {id(c) for why in explanations for way in why for c, _v in way}
         for (parts, res, _written), why in zip(failing, explanations, strict=True):
             if len(why) == 1 and len(why[0]) == 1:
                 # one doubtful cell's one candidate, and no other way, makes the sum hold:
@@ -263,37 +263,36 @@ def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
                     grown = True
 
 
-def _explanations(parts: list[CellRead], result: CellRead, rules: RuleSet
-                  ) -> list[tuple[CellRead, ...]]:
+Way = tuple[tuple[CellRead, int], ...]  # cells of a sum, each with its other reading
+
+
+def _explanations(parts: list[CellRead], result: CellRead, rules: RuleSet) -> list[Way]:
     """How a failed sum is accounted for by cells already marked for review: one of a
     cell's own candidates, or one each of two cells' (in an unfamiliar hand two cells of a
-    sum are misread as often as one), would make the sum hold; each way as its cells.
-    (Only confidence depends on this; the values stay as read.)  None: the failure may
-    hide a confident misreading."""
+    sum are misread as often as one), would make the sum hold; each way as its cells and
+    their candidates.  (Only confidence depends on this; the values stay as read.)  None:
+    the failure may hide a confident misreading."""
     gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)  # parts over total
     cells = [r for r in [*parts, result]
              if r.status != CONFIDENT and r.kind != BLANK and isinstance(r.value, int)]
     moves = [_moves(r, result, rules, 5) for r in cells]
-    out: list[tuple[CellRead, ...]] = [(r,) for r, m in zip(cells, moves, strict=True)
-                                       if -gap in m]
+    out: list[Way] = [((r, m[-gap]),) for r, m in zip(cells, moves, strict=True) if -gap in m]
     # two doubtful cells, each read as one of its candidates (two misread in one sum)
-    out += [(cells[i], cells[j]) for i, a in enumerate(moves) for j in range(i + 1, len(moves))
-            if any(-gap - d in moves[j] for d in a)]
+    for i, a in enumerate(moves):
+        for j in range(i + 1, len(moves)):
+            d = next((d for d in a if -gap - d in moves[j]), None)
+            if d is not None:
+                out.append(((cells[i], a[d]), (cells[j], moves[j][-gap - d])))
     return out
 
 
-def _vouch_rest(parts: list[CellRead], result: CellRead, doubtful: CellRead,
+def _vouch_rest(parts: list[CellRead], result: CellRead, way: tuple[CellRead, int],
                 explaining: set[int], rules: RuleSet) -> None:
-    """A failed sum that holds with ``doubtful`` read as the one candidate that explains
-    it: its other readings are confirmed as by a sum that holds (at CROSS_MIN, not where
-    two of them could move alike), and ``doubtful`` stays for a person to look at."""
-    gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)
-    assert isinstance(doubtful.value, int)
-    sign = -1 if doubtful is result else 1
-    value = next(c.value for c in doubtful.candidates if isinstance(c.value, int)
-                 and sign * (_points(doubtful.field, c.value, rules)
-                             - _points(doubtful.field, doubtful.value, rules)) == -gap)
-    assert isinstance(value, int)
+    """A failed sum that holds with one doubtful cell read as the one candidate that
+    explains it (``way``): its other readings are confirmed as by a sum that holds (at
+    CROSS_MIN, not where two of them could move alike), and the doubtful cell stays for a
+    person to look at."""
+    doubtful, value = way
     held = replace(doubtful, value=value)
     swap = {id(doubtful): held}
     parts2 = [swap.get(id(p), p) for p in parts]
@@ -309,14 +308,18 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, doubtful: CellRead,
             r.checks.append("explained")
 
 
-def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> set[int]:
+def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, int]:
     """How far each of the cell's ``top`` candidates (other than its reading) would move
-    its sum's parts over its total: a part's change as it is, the total's negated."""
+    its sum's parts over its total (a part's change as it is, the total's negated), to the
+    likeliest candidate that moves it so."""
     assert isinstance(r.value, int)
     now = _points(r.field, r.value, rules)
     sign = -1 if r is result else 1
-    return {sign * (_points(r.field, c.value, rules) - now)
-            for c in r.candidates[:top] if isinstance(c.value, int) and c.value != r.value}
+    out: dict[int, int] = {}
+    for c in r.candidates[:top]:
+        if isinstance(c.value, int) and c.value != r.value:
+            out.setdefault(sign * (_points(r.field, c.value, rules) - now), c.value)
+    return out
 
 
 def _holding(parts: list[CellRead], result: CellRead, r: CellRead, rules: RuleSet) -> int:
