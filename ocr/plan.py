@@ -62,6 +62,18 @@ class Cell:
         return game_index(self.row, self.c)
 
 
+class SmallPad(Exception):
+    """The ruled grid found makes the pad small in the working image whichever way its labels
+    read (``table_layout.card_placements``): the photo's full-resolution part around
+    ``quad`` (working-image pixels) is planned instead, before the labels are read."""
+
+    def __init__(self, quad: np.ndarray, side: float, target: int) -> None:
+        super().__init__("the pad is small in the photo")
+        self.quad = quad
+        self.side = side  # the card's longest side in the working image ...
+        self.target = target  # ... and in card pixels
+
+
 @dataclass
 class Plan:
     """Where the cells are: from the template (our pad) or found by ``adaptive``."""
@@ -161,10 +173,12 @@ class Planner:
             return self._marked(rgb, check_corners(corners, rgb.size))
         gray, scale = work_gray(rgb)
         try:
-            plan: Plan | None = self.plan_gray(gray)
-            error = None
-        except ScanError as exc:
-            plan, error = None, exc
+            plan, error = self._plan_or_error(gray, ZOOM_BELOW if scale < 1.0 else None)
+        except SmallPad as pad:  # told by the ruled grid, before its labels are read
+            zoomed = self._zoomed(rgb, pad.quad / scale, pad.target, pad.side / scale)
+            if zoomed is not None:
+                return zoomed
+            plan, error = self._plan_or_error(gray)
         if scale < 1.0:
             if plan is not None:
                 quads = [_card_quad(plan)]
@@ -181,11 +195,19 @@ class Planner:
             raise error
         return plan, np.diag([1 / scale, 1 / scale, 1.0]) @ plan.to_work
 
-    def _zoomed(self, rgb: Image.Image, quad: np.ndarray,
-                target: int) -> tuple[Plan, np.ndarray] | None:
+    def _plan_or_error(self, gray: np.ndarray, zoom_below: float | None = None
+                       ) -> tuple[Plan | None, ScanError | None]:
+        try:
+            return self.plan_gray(gray, zoom_below=zoom_below), None
+        except ScanError as exc:
+            return None, exc
+
+    def _zoomed(self, rgb: Image.Image, quad: np.ndarray, target: int,
+                side: float | None = None) -> tuple[Plan, np.ndarray] | None:
         """The plan of the photo's full-resolution part around ``quad`` (photo pixels),
-        scaled so that the card is about ``target`` pixels long, as a close photo gives it
-        (warping down from many more pixels would alias thin strokes)."""
+        scaled so that the card, ``side`` long in the photo (else the quadrilateral's
+        longest side), is about ``target`` pixels long, as a close photo gives it (warping
+        down from many more pixels would alias thin strokes)."""
         w, h = rgb.size
         x0, y0 = quad.min(axis=0)
         x1, y1 = quad.max(axis=0)
@@ -194,7 +216,7 @@ class Planner:
         if box[2] - box[0] < 200 or box[3] - box[1] < 200:
             return None
         full = np.asarray(rgb.crop(box).convert("L"))
-        scale = min(1.0, 1.1 * target / _quad_side(quad))
+        scale = min(1.0, 1.1 * target / (side if side is not None else _quad_side(quad)))
         gray = full if scale == 1.0 else cv2.resize(
             full, (round(full.shape[1] * scale), round(full.shape[0] * scale)),
             interpolation=cv2.INTER_AREA)
@@ -274,21 +296,24 @@ class Planner:
         return Plan(card, t.side, t.rotation, t.score, "adaptive", cells, t.to_work, name_crop,
                      name_rect)
 
-    def plan_gray(self, gray: np.ndarray, marked: np.ndarray | None = None) -> Plan:
+    def plan_gray(self, gray: np.ndarray, marked: np.ndarray | None = None,
+                  zoom_below: float | None = None) -> Plan:
         """Our own pad by the template when it matches well; else any pad by its lines and labels.
 
         ``marked``: the pad's corners as a person marked them (TL, TR, BR, BL as seen, in
         ``gray``): that quadrilateral instead of the ones found, and the ruled table is
-        looked for inside it (with a margin)."""
+        looked for inside it (with a margin).  ``zoom_below``: raise ``SmallPad`` when
+        every card the ruled table could be is warped up from less than this share of its
+        size (``ZOOM_BELOW``), rather than read its labels at this size."""
         if marked is None:
             match, where = geometry.best_match(gray), None
         else:
             match, where = geometry.fit_marked(gray, marked), [geometry.widened(marked)]
-        plan = self._decide(gray, match, where)
+        plan = self._decide(gray, match, where, zoom_below)
         return plan if marked is None else replace(plan, marked=True)
 
     def _decide(self, gray: np.ndarray, match: geometry.Match | None,
-                where: list[np.ndarray] | None) -> Plan:
+                where: list[np.ndarray] | None, zoom_below: float | None = None) -> Plan:
         if match is not None and match.score >= STRONG_MATCH:
             return self._template_plan(gray, match)
         weak = match if match is not None and match.score >= MIN_MATCH else None
@@ -299,6 +324,8 @@ class Planner:
             if weak is not None:
                 return self._template_plan(gray, weak)
             raise _not_a_pad(where)
+        if zoom_below is not None:
+            _zoom_if_small(grid, zoom_below)
         try:
             table = table_layout.recognise(gray, grid, self.engine)
         except OcrEngineError:
@@ -317,6 +344,21 @@ class Planner:
         if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
         raise _not_a_pad(where)
+
+
+def _zoom_if_small(grid: table_layout.Grid, below: float) -> None:
+    """``SmallPad`` when each card the grid could be read as is smaller in the working image
+    than ``below`` of its own size (the test ``Planner.plan_photo`` puts to the plan), around
+    all of them, for the largest of them: the zoom is decided as the plan would decide it,
+    without reading the labels at a size that is then thrown away."""
+    cards = table_layout.card_placements(grid)
+    if cards and all(_quad_side(quad) < below * target for quad, target in cards):
+        quads = np.concatenate([quad for quad, _t in cards])
+        x0, y0 = quads.min(axis=0)
+        x1, y1 = quads.max(axis=0)
+        around = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        quad, target = max(cards, key=lambda card: card[1])
+        raise SmallPad(around, _quad_side(quad), target)
 
 
 def _not_a_pad(where: list[np.ndarray] | None) -> ScanError:

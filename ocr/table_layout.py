@@ -46,6 +46,7 @@ MIN_ROWS = {Side.FRONT: 8, Side.BACK: 4}  # matched labels needed to accept a ta
 LABELS_SURE = 16  # labels matched by themselves above which HOW TO SCORE is not read too
 FRONT_ROW_H = 50  # the card is scaled so that a front row is this high (as our pad)
 BACK_COL_W = 120  # ... and a back value column this wide
+NAME_BAND = round(3.5 * FRONT_ROW_H)  # the front's card keeps this much above the table
 
 # ------------------------------------------------------------------ lines
 
@@ -403,30 +404,60 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     xs, ys = spans[k][2], spans[k][3]
     cols = _value_cols(xs, side)
     assert cols is not None
-    # Reading scale: a front row as high as ours, a back column as wide as ours.
-    if side is Side.FRONT:
-        s = FRONT_ROW_H / float(np.median(np.diff(ys)))
-    else:
-        s = BACK_COL_W / float(np.median(np.diff(xs)[cols]))
-    kw, kh = (w, h) if k % 2 == 0 else (h, w)
-    band = int(round(3.5 * FRONT_ROW_H)) if side is Side.FRONT else 0
-    cw, ch = int(round(kw * s)), int(round(kh * s)) + band
-    # card pixel = s * (turned warp pixel) + (0, band); turned warp = warp of rotate_quad(quad, k)
-    q = geometry.rotate_quad(g.quad, k)
-    src = np.array([[0, 0], [kw, 0], [kw, kh], [0, kh]], np.float32)
-    to_turned = cv2.getPerspectiveTransform(q.astype(np.float32), src)
-    scale = np.array([[s, 0, 0], [0, s, band], [0, 0, 1]], np.float64)
-    m = scale @ to_turned
+    m, cw, ch, s = _card_placement(g, k, side, xs, ys, cols)
     card = cv2.warpPerspective(gray, m, (cw, ch), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
     card = geometry.flatten(card)
     cxs = [int(round(x * s)) for x in xs]
+    band = NAME_BAND if side is Side.FRONT else 0
     cys = [int(round(y * s)) + band for y in ys]
     value_rows = [(i, rows_t[j]) for i, j in sorted(mapping.items())
                   if rows_t[j].kind is not Kind.HEADER and i < len(cys) - 1]
     name_rect = _name_rect(card, cxs, cys) if side is Side.FRONT else None
     return Table(side, k, total / max(matched, 1), card, np.linalg.inv(m), cxs, cys, value_rows, cols,
                  labels, name_rect)
+
+
+def _card_placement(g: Grid, k: int, side: Side, xs: list[int], ys: list[int],
+                    cols: list[int]) -> tuple[np.ndarray, int, int, float]:
+    """Where the card of this reading of the grid (turned ``k``, ``side``) lies: the
+    homography from the working image to the card, the card's width and height, and the
+    reading scale (a front row as high as ours, a back value column as wide as ours).
+    The front's card has a band above the table for the player's name."""
+    h, w = g.warp.shape
+    if side is Side.FRONT:
+        s = FRONT_ROW_H / float(np.median(np.diff(ys)))
+    else:
+        s = BACK_COL_W / float(np.median(np.diff(xs)[cols]))
+    kw, kh = (w, h) if k % 2 == 0 else (h, w)
+    band = NAME_BAND if side is Side.FRONT else 0
+    cw, ch = int(round(kw * s)), int(round(kh * s)) + band
+    # card pixel = s * (turned warp pixel) + (0, band); turned warp = warp of rotate_quad(quad, k)
+    q = geometry.rotate_quad(g.quad, k)
+    src = np.array([[0, 0], [kw, 0], [kw, kh], [0, kh]], np.float32)
+    to_turned = cv2.getPerspectiveTransform(q.astype(np.float32), src)
+    scale = np.array([[s, 0, 0], [0, s, band], [0, 0, 1]], np.float64)
+    return scale @ to_turned, cw, ch, s
+
+
+def card_placements(g: Grid) -> list[tuple[np.ndarray, int]]:
+    """Every card the grid could be read as, before its labels are read: for each plausible
+    turn and side, the card's corners in the working image and its longest side in card
+    pixels (what ``recognise`` would warp, whichever reading the labels choose)."""
+    h, w = g.warp.shape
+    out = []
+    for k in plausible_turns(g):
+        xs, ys = turned(g.xs, g.ys, w, h, k)
+        xs, ys = regularise_columns(xs), regularise(ys)
+        for side in (Side.FRONT, Side.BACK):
+            cols = _value_cols(xs, side)
+            if cols is None or len(ys) < 2:
+                continue
+            m, cw, ch, _s = _card_placement(g, k, side, xs, ys, cols)
+            corners = np.array([[[0, 0]], [[cw, 0]], [[cw, ch]], [[0, ch]]], np.float32)
+            quad = cv2.perspectiveTransform(corners, np.linalg.inv(m)).reshape(4, 2)
+            out.append((quad, max(cw, ch)))
+    return out
 
 
 def _name_rect(card: np.ndarray, xs: list[int], ys: list[int]) -> tuple[int, int, int, int] | None:

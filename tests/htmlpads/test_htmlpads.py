@@ -162,3 +162,59 @@ def test_wood_grain_in_line_with_the_table_is_not_part_of_it(maker: PadPhotoMake
     assert grid is not None
     # labels, HOW TO SCORE and six games: 9 vertical lines; the rows all found
     assert len(grid.xs) == 9 and len(grid.ys) >= 20
+
+
+# Development seeds where the pad fills too little of a big photo to be read at the working
+# size: each card the ruled grid could be (front or back, any plausible turn) is warped up
+# from less than ZOOM_BELOW of its size.
+SMALL_SEEDS = (300045, 300074)
+
+
+@pytest.mark.parametrize("seed", SMALL_SEEDS)
+def test_a_small_pad_is_zoomed_on_before_its_labels_are_read(
+        maker: PadPhotoMaker, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ocr import table_layout
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    recognised: list[tuple[int, int]] = []
+    recognise = table_layout.recognise
+
+    def counted(gray, grid, engine):  # type: ignore[no-untyped-def]
+        recognised.append(gray.shape)
+        return recognise(gray, grid, engine)
+
+    monkeypatch.setattr(table_layout, "recognise", counted)
+    photo = maker.photo(seed=seed)
+    result = Reader().scan(photo.jpeg, rules="hasbro")
+    # the labels were read once, in the zoomed part of the photo, not first at the
+    # working size (a plan thrown away)
+    assert len(recognised) == 1
+    assert result.layout == "adaptive" and result.side.value == photo.side
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    # the cells are the pad's, in their places (small, blurred: many for review)
+    assert score.correct >= 0.7 * score.cells and score.silent == 0
+
+
+@pytest.mark.parametrize("seed", (300000, 300001, 300045))
+def test_the_card_the_labels_choose_is_among_those_the_grid_could_be(
+        maker: PadPhotoMaker, seed: int) -> None:
+    import cv2
+    import numpy as np
+
+    from ocr import plan, table_layout
+    from ocr.loading import load_image
+    from ocr.tesseract import TesseractEngine
+
+    gray, _ = plan.work_gray(load_image(maker.photo(seed=seed).jpeg))
+    grid = table_layout.find_grid(gray)
+    assert grid is not None
+    table = table_layout.recognise(gray, grid, TesseractEngine())
+    assert table is not None
+    h, w = table.card.shape
+    corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32)
+    quad = cv2.perspectiveTransform(corners, table.to_work).reshape(4, 2)
+    cards = table_layout.card_placements(grid)
+    assert any(t == max(w, h) and np.allclose(q, quad, atol=0.5) for q, t in cards)
