@@ -20,6 +20,7 @@ from .decode import (
     decide,
     legal_candidates,
     legal_values,
+    most_of,
     tesseract_number,
 )
 from .glyphs import count_marks, ink_mask
@@ -170,7 +171,8 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
             known = {c.value for c in cls}
             cls += [c for c in legal_candidates(probs, legal) if c.value not in known]
             cls.sort(key=lambda c: -c.p)
-    d = decide(cls, tnum, tess.confidence, legal, use_cls=classifier, use_tess=tesseract)
+    d = decide(cls, tnum, tess.confidence, legal, use_cls=classifier, use_tess=tesseract,
+               most=most_of(row, rules))
     if d.value is None:
         return CellRead(**base, kind=NUMBER, value=None, confidence=0.0, status=UNREADABLE,
                         candidates=d.candidates, readers=readers)

@@ -9,15 +9,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorepad.boxes import Box, TotalField
+from scorepad.boxes import LOWER, UPPER, Box, TotalField
 from scorepad.rules import RuleSet
 from scorepad.values import possible_values
 
 from . import digits as dg
-from .layout import Kind, Row
+from .layout import GAMES, Kind, Row
 from .result import Candidate
 
 MAX_DIGITS = 4
+MAX_NUMBER = 10 ** MAX_DIGITS - 1
 MAX_CHECKS = 13  # bonus Yahtzees in one game: one per turn at most
 CONFIDENT_AT = 0.85  # a decoded probability at least this: the cell is confident
 
@@ -98,6 +99,30 @@ def legal_values_of(field: str, rules: RuleSet) -> frozenset[int] | None:
     return None
 
 
+def most_of(row: Row, rules: RuleSet) -> int:
+    """The largest number the row's cell can hold in any game under ``rules`` (a total: every
+    box at its best, every turn a bonus Yahtzee; the back: that for each game).  A reading
+    above it has a digit too many (320 read 3220, 62 read 626): the next reading is
+    taken, ``inferred``, for a person to confirm, as a reading the box cannot hold is."""
+    def best(boxes: tuple[Box, ...]) -> int:
+        return sum(max(possible_values(rules, b)) for b in boxes)
+
+    upper = best(UPPER)
+    lower = best(LOWER) + MAX_CHECKS * rules.yahtzee_bonus
+    grand = upper + rules.upper_bonus + lower
+    if row.kind is Kind.SCORE:
+        return grand
+    if row.kind is Kind.GRAND:
+        return GAMES * grand
+    if row.field is TotalField.UPPER_SUBTOTAL:
+        return upper
+    if row.field in (TotalField.UPPER_TOTAL, TotalField.UPPER_TOTAL_REPEAT):
+        return upper + rules.upper_bonus
+    if row.field is TotalField.LOWER_TOTAL:
+        return lower
+    return grand if row.field is TotalField.GRAND_TOTAL else MAX_NUMBER
+
+
 @dataclass
 class Decision:
     value: int | None
@@ -111,8 +136,9 @@ TESS_FLOOR = 0.01  # the classifier's probability for a tesseract reading it did
 
 
 def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
-           legal: frozenset[int] | None, use_cls: bool = True, use_tess: bool = True) -> Decision:
-    """Combine the two readers, then restrict to the legal values."""
+           legal: frozenset[int] | None, use_cls: bool = True, use_tess: bool = True,
+           most: int = MAX_NUMBER) -> Decision:
+    """Combine the two readers, then restrict to the legal values (to ``most`` at most)."""
     # Classifier probabilities are absolute (the numbers not listed, and scratch marks, hold
     # the rest of the mass); a tesseract reading multiplies its number's odds.
     scores: dict[int, float] = {}
@@ -136,10 +162,7 @@ def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
     if not ranked:
         return Decision(None, 0.0, False, [])
     best_read = ranked[0][0]
-    if legal is None:
-        ok = [(v, p) for v, p in ranked if v <= 9999]
-    else:
-        ok = [(v, p) for v, p in ranked if v in legal]
+    ok = [(v, p) for v, p in ranked if v <= most and (legal is None or v in legal)]
     if not ok:
         return Decision(None, 0.0, False, cands)
     value, p = ok[0]

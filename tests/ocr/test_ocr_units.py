@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,7 +11,13 @@ from PIL import Image, ImageDraw
 
 from ocr import ScanError, cnn, digits, layout, scan_image
 from ocr.crosscheck import cross_check
-from ocr.decode import classifier_candidates, decide, legal_candidates, tesseract_number
+from ocr.decode import (
+    classifier_candidates,
+    decide,
+    legal_candidates,
+    most_of,
+    tesseract_number,
+)
 from ocr.glyphs import count_marks, glyphs
 from ocr.loading import load_image
 from ocr.plan import _line_sharpness
@@ -61,6 +68,27 @@ def test_decide_prefers_what_was_read_and_marks_legal_fallbacks_inferred() -> No
     assert fallback.confidence < 0.5
     nothing = decide([Candidate(7, 1.0)], None, 0.0, legal)
     assert nothing.value is None
+
+
+def _row(side: layout.Side, label: str) -> layout.Row:
+    return next(r for r in layout.grid(side).rows if r.label.startswith(label))
+
+
+def test_a_total_no_game_reaches_is_a_misreading() -> None:
+    hasbro = get_rules("hasbro")
+    # every box at its best (105 above, 235 below), a bonus Yahtzee every turn (13 x 100)
+    assert most_of(_row(layout.Side.FRONT, "TOTAL SCORE"), hasbro) == 105
+    assert most_of(_row(layout.Side.FRONT, "GRAND TOTAL"), hasbro) == 105 + 35 + 235 + 1300
+    assert most_of(_row(layout.Side.BACK, "GAME #2"), hasbro) == 1675
+    assert most_of(_row(layout.Side.BACK, "TOTAL OF ALL GAMES"), hasbro) == 6 * 1675
+    assert most_of(_row(layout.Side.FRONT, "Chance"), hasbro) > 1675  # a box: its legal set
+    # no Yahtzee bonus under a rule set without one
+    plain = replace(hasbro, yahtzee_bonus=0)
+    assert most_of(_row(layout.Side.FRONT, "GRAND TOTAL"), plain) == 375
+    # a 320 read with a digit too many: the next reading, inferred, for a person to confirm
+    read = decide([Candidate(3220, 0.8), Candidate(320, 0.15)], 3220, 0.9, None, most=1675)
+    assert (read.value, read.inferred) == (320, True)
+    assert decide([Candidate(3220, 0.9)], None, 0.0, None, most=1675).value is None
 
 
 def test_tesseract_agreement_raises_confidence() -> None:
