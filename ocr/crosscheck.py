@@ -4,7 +4,7 @@ failed sum no doubtful cell explains takes confidence away. Values are never cha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from scorepad.boxes import Box, TotalField
 from scorepad.readings import digit_apart, digit_other
@@ -22,6 +22,9 @@ ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the 
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
 
+Relation = tuple[str, list[CellRead], list[CellRead]]  # a sum's name, its parts, its result
+
+
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
     """Confidence from the pad's arithmetic, never values.
 
@@ -31,125 +34,168 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
     is ever changed to make a sum agree; a sum that fails changes nothing
     either (it may be the player's mistake, which the audit reports).
     """
+    for col in _columns(reads, side):
+        relations = _relations(col, side)
+        sums = _weigh(relations, rules)
+        _confirm_held(sums)
+        # (after the sums that hold have made their readings confident: a cell a sum
+        # vouches for explains no other sum's failure)
+        explained = _doubt_failed(sums, rules)
+        _doubt_slips(relations, sums, explained, rules)
+
+
+def _columns(reads: Sequence[CellRead], side: Side) -> list[dict[str, CellRead]]:
+    """Each column's readings by sheet key (on the back, by key and game)."""
     groups: dict[int, dict[str, CellRead]] = {}
     for r in reads:
         if r.field != "name":
             groups.setdefault(r.column, {})[f"{r.field}:{r.game}" if side is Side.BACK
                                              else r.field] = r
-    for col in groups.values():
-        relations: list[tuple[str, list[CellRead], list[CellRead]]] = []
-        if side is Side.FRONT:
-            def cells(*names: str, col: dict[str, CellRead] = col) -> list[CellRead]:
-                return [col[n] for n in names if n in col]
+    return list(groups.values())
 
-            upper = cells(*(b.value for b in Box if b.is_upper))
-            lower = cells(*(b.value for b in Box if not b.is_upper), "yahtzee_bonus_checks")
-            T = TotalField
-            relations = [
-                ("upper_sum", upper, cells(T.UPPER_SUBTOTAL.value)),
-                ("upper_total", cells(T.UPPER_SUBTOTAL.value, T.UPPER_BONUS.value),
-                 cells(T.UPPER_TOTAL.value)),
-                ("lower_sum", lower, cells(T.LOWER_TOTAL.value)),
-                ("upper_repeat", cells(T.UPPER_TOTAL.value), cells(T.UPPER_TOTAL_REPEAT.value)),
-                ("grand_total", cells(T.UPPER_TOTAL_REPEAT.value, T.LOWER_TOTAL.value),
-                 cells(T.GRAND_TOTAL.value)),
-            ]
-        else:
-            scores = [r for k, r in col.items() if k.startswith("score:")]
-            total = [r for k, r in col.items() if k.startswith("total:")]
-            relations = [("players_total", scores, total)]
-        held: dict[int, tuple[CellRead, str]] = {}
-        # cells a sum vouches for plainly: not two of its cells that, read as their
-        # candidates, would hold it too (one hand's digit misread alike in a part and a total)
-        plain: set[int] = set()
-        failed: dict[int, tuple[CellRead, str]] = {}
-        unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
-        slipped: dict[int, tuple[CellRead, int]] = {}  # a digit of one cell from holding
-        misread: list[tuple[CellRead, int, int]] = []  # ... one digit other (unless a sum
-        # vouches), with the failed sum's index
-        failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = []
-        for name, parts, result in relations:
-            if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
-                continue
-            if any(p.value is None and p.kind != BLANK for p in parts):
-                continue
-            written = [r for r in [*parts, result[0]] if r.kind != BLANK]
-            if sum(_worth(p, rules) for p in parts) != result[0].value:
-                # a misreading or the player's own mistake: the values stay as read
-                for r in written:
-                    failed.setdefault(id(r), (r, f"{name}_failed"))
-                # (a digit other: even where a doubtful cell's candidate would explain the
-                # failure, a reading not quite sure may be the misread one: on the
-                # development seeds that left a confident 51 for 54 in a TOTAL SCORE)
-                for r, value, other in _one_slip(parts, result[0], rules):
-                    if other:
-                        misread.append((r, value, len(failing)))
-                    else:
-                        slipped[id(r)] = (r, value)
-                failing.append((parts, result[0], written))
-            elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
-                # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
-                twins = _held_alike(parts, result[0], rules)
-                for r in written:
-                    held.setdefault(id(r), (r, name))
-                    if id(r) not in twins:
-                        plain.add(id(r))
-        for key, (r, note) in held.items():
-            r.checks.append(note)
-            at_least = CROSS_MIN if key in plain else ALIKE_MIN
-            if (r.status == NEEDS_REVIEW and not r.inferred and r.kind != TEXT
-                    and r.confidence >= at_least):
-                r.status = CONFIDENT
-        # (after the sums that hold have made their readings confident: a cell a sum
-        # vouches for explains no other sum's failure)
-        explanations = [_explanations(parts, res, rules) for parts, res, _w in failing]
-        explained = [bool(e) for e in explanations]
-        # (a cell that would explain one failed sum is vouched for by no other)
-        explaining = {id(c) for why in explanations for way in why for c, _v in way}
-        for (parts, res, _written), why in zip(failing, explanations, strict=True):
-            if len(why) == 1 and len(why[0]) == 1:
-                # one doubtful cell's one candidate, and no other way, makes the sum hold:
-                # read so, the sum vouches for the rest of it as a sum that holds does
-                _vouch_rest(parts, res, why[0][0], explaining, rules)
-        for (_parts, _res, written), known in zip(failing, explained, strict=True):
-            if not known:
-                # no doubtful cell explains it: every reading still marked confident is a
-                # suspect (below KEEP_ON_FAIL), not just the least sure ones: two or three
-                # misread in one sum are common in an unfamiliar hand (203, 200 and 150
-                # read 263, 260 and 156 in one PLAYERS' SCORES column)
-                unexplained.update(id(r) for r in written
-                                   if r.status == CONFIDENT and r.kind != BLANK)
-        for key, (r, note) in failed.items():
-            r.checks.append(note)
-            if (key not in held and key in unexplained and r.status == CONFIDENT
-                    and r.confidence < KEEP_ON_FAIL):
-                r.status = NEEDS_REVIEW
-        _copies(relations, slipped, rules)
-        # (where a doubtful cell's candidate accounts for the failure, a reading at
-        # KEEP_ON_FAIL or above is not suspected a digit other too: a +1 failure would
-        # otherwise doubt every sure cell whose last digit may be one more)
-        others = {id(r): (r, v) for r, v, k in misread if id(r) not in slipped
-                  and (not explained[k] or r.confidence < KEEP_ON_FAIL)}
-        _copies(relations, others, rules)
-        # (a digit misread as another in a cell whose own sum holds, or in a copy of it,
-        # would need a second misreading to cancel it there: that cell is vouched for,
-        # unless a cell of that sum shows the same digit where the same misreading
-        # cancels it: one hand's 8 read as a 1 in 28 and in 158, 21 and 151 hold)
-        twice = _misread_twice(relations, others, rules)
-        slipped.update({k: rv for k, rv in others.items()
-                        if (k not in held or k in twice) and k not in slipped})
-        for k, rv in twice.items():
-            slipped.setdefault(k, rv)
-        for r, value in slipped.values():
-            # one digit more, fewer or other in this cell and the sum holds: a digit lost at
-            # the cell's edge, a mark taken for one or a digit misread looks exactly so
-            # (so does the player's slip: the person who looks tells), even where another sum holds
-            # (both may rest on the same misreading): a person looks, and the audit knows
-            # the reading that would make the card right
-            if r.status == CONFIDENT and not r.inferred:
-                r.status = NEEDS_REVIEW
-            if all(c.value != value for c in r.candidates):
-                r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))
+
+def _relations(col: dict[str, CellRead], side: Side) -> list[Relation]:
+    """The column's sums: the front's five, the back's total of all games."""
+    if side is Side.BACK:
+        scores = [r for k, r in col.items() if k.startswith("score:")]
+        total = [r for k, r in col.items() if k.startswith("total:")]
+        return [("players_total", scores, total)]
+
+    def cells(*names: str) -> list[CellRead]:
+        return [col[n] for n in names if n in col]
+
+    upper = cells(*(b.value for b in Box if b.is_upper))
+    lower = cells(*(b.value for b in Box if not b.is_upper), "yahtzee_bonus_checks")
+    T = TotalField
+    return [
+        ("upper_sum", upper, cells(T.UPPER_SUBTOTAL.value)),
+        ("upper_total", cells(T.UPPER_SUBTOTAL.value, T.UPPER_BONUS.value),
+         cells(T.UPPER_TOTAL.value)),
+        ("lower_sum", lower, cells(T.LOWER_TOTAL.value)),
+        ("upper_repeat", cells(T.UPPER_TOTAL.value), cells(T.UPPER_TOTAL_REPEAT.value)),
+        ("grand_total", cells(T.UPPER_TOTAL_REPEAT.value, T.LOWER_TOTAL.value),
+         cells(T.GRAND_TOTAL.value)),
+    ]
+
+
+@dataclass
+class _Sums:
+    """What a column's sums say of its readings (cells keyed by ``id``)."""
+
+    held: dict[int, tuple[CellRead, str]] = field(default_factory=dict)  # in a sum that holds
+    # ... that it vouches for plainly: not two of its cells that, read as their candidates,
+    # would hold it too (one hand's digit misread alike in a part and a total)
+    plain: set[int] = field(default_factory=set)
+    failed: dict[int, tuple[CellRead, str]] = field(default_factory=dict)  # in a failed sum
+    slipped: dict[int, tuple[CellRead, int]] = field(default_factory=dict)  # a digit of one
+    # cell from holding: more or fewer; ``misread``: other (unless a sum vouches), with the
+    # failed sum's index
+    misread: list[tuple[CellRead, int, int]] = field(default_factory=list)
+    failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = field(default_factory=list)
+
+
+def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
+    """Which sums hold and which fail as read (a sum with a result unread is no evidence)."""
+    sums = _Sums()
+    for name, parts, result in relations:
+        if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
+            continue
+        if any(p.value is None and p.kind != BLANK for p in parts):
+            continue
+        written = [r for r in [*parts, result[0]] if r.kind != BLANK]
+        if sum(_worth(p, rules) for p in parts) != result[0].value:
+            # a misreading or the player's own mistake: the values stay as read
+            for r in written:
+                sums.failed.setdefault(id(r), (r, f"{name}_failed"))
+            # (a digit other: even where a doubtful cell's candidate would explain the
+            # failure, a reading not quite sure may be the misread one: on the
+            # development seeds that left a confident 51 for 54 in a TOTAL SCORE)
+            for r, value, other in _one_slip(parts, result[0], rules):
+                if other:
+                    sums.misread.append((r, value, len(sums.failing)))
+                else:
+                    sums.slipped[id(r)] = (r, value)
+            sums.failing.append((parts, result[0], written))
+        elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
+            # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
+            twins = _held_alike(parts, result[0], rules)
+            for r in written:
+                sums.held.setdefault(id(r), (r, name))
+                if id(r) not in twins:
+                    sums.plain.add(id(r))
+    return sums
+
+
+def _confirm_held(sums: _Sums) -> None:
+    """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins)."""
+    for key, (r, note) in sums.held.items():
+        r.checks.append(note)
+        at_least = CROSS_MIN if key in sums.plain else ALIKE_MIN
+        if (r.status == NEEDS_REVIEW and not r.inferred and r.kind != TEXT
+                and r.confidence >= at_least):
+            r.status = CONFIDENT
+
+
+def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
+    """A failed sum that one doubtful cell's one candidate explains vouches for the rest of
+    it; one that no doubtful cell explains doubts every reading in it below KEEP_ON_FAIL
+    (not vouched for by a sum that holds).  Returns, per failed sum, whether it is explained."""
+    explanations = [_explanations(parts, res, rules) for parts, res, _w in sums.failing]
+    # (a cell that would explain one failed sum is vouched for by no other)
+    explaining = {id(c) for why in explanations for way in why for c, _v in way}
+    unexplained: set[int] = set()  # suspects of failed sums no doubtful cell accounts for
+    for (parts, res, _written), why in zip(sums.failing, explanations, strict=True):
+        if len(why) == 1 and len(why[0]) == 1:
+            # one doubtful cell's one candidate, and no other way, makes the sum hold:
+            # read so, the sum vouches for the rest of it as a sum that holds does
+            _vouch_rest(parts, res, why[0][0], explaining, rules)
+    for (_parts, _res, written), why in zip(sums.failing, explanations, strict=True):
+        if not why:
+            # no doubtful cell explains it: every reading still marked confident is a
+            # suspect (below KEEP_ON_FAIL), not just the least sure ones: two or three
+            # misread in one sum are common in an unfamiliar hand (203, 200 and 150
+            # read 263, 260 and 156 in one PLAYERS' SCORES column)
+            unexplained.update(id(r) for r in written
+                               if r.status == CONFIDENT and r.kind != BLANK)
+    for key, (r, note) in sums.failed.items():
+        r.checks.append(note)
+        if (key not in sums.held and key in unexplained and r.status == CONFIDENT
+                and r.confidence < KEEP_ON_FAIL):
+            r.status = NEEDS_REVIEW
+    return [bool(why) for why in explanations]
+
+
+def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
+                 rules: RuleSet) -> None:
+    """A cell one digit from making a failed sum hold (a digit more, fewer or other) is for
+    a person to look at, with that reading among its candidates; so are its copies."""
+    slipped = sums.slipped
+    _copies(relations, slipped, rules)
+    # (where a doubtful cell's candidate accounts for the failure, a reading at
+    # KEEP_ON_FAIL or above is not suspected a digit other too: a +1 failure would
+    # otherwise doubt every sure cell whose last digit may be one more)
+    others = {id(r): (r, v) for r, v, k in sums.misread if id(r) not in slipped
+              and (not explained[k] or r.confidence < KEEP_ON_FAIL)}
+    _copies(relations, others, rules)
+    # (a digit misread as another in a cell whose own sum holds, or in a copy of it,
+    # would need a second misreading to cancel it there: that cell is vouched for,
+    # unless a cell of that sum shows the same digit where the same misreading
+    # cancels it: one hand's 8 read as a 1 in 28 and in 158, 21 and 151 hold)
+    twice = _misread_twice(relations, others, rules)
+    slipped.update({k: rv for k, rv in others.items()
+                    if (k not in sums.held or k in twice) and k not in slipped})
+    for k, rv in twice.items():
+        slipped.setdefault(k, rv)
+    for r, value in slipped.values():
+        # one digit more, fewer or other in this cell and the sum holds: a digit lost at
+        # the cell's edge, a mark taken for one or a digit misread looks exactly so
+        # (so does the player's slip: the person who looks tells), even where another sum holds
+        # (both may rest on the same misreading): a person looks, and the audit knows
+        # the reading that would make the card right
+        if r.status == CONFIDENT and not r.inferred:
+            r.status = NEEDS_REVIEW
+        if all(c.value != value for c in r.candidates):
+            r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))
 
 
 def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
@@ -188,7 +234,7 @@ def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[
     return out
 
 
-def _misread_twice(relations: list[tuple[str, list[CellRead], list[CellRead]]],
+def _misread_twice(relations: list[Relation],
                    others: dict[int, tuple[CellRead, int]], rules: RuleSet
                    ) -> dict[int, tuple[CellRead, int]]:
     """Cells one digit other from a failed sum's holding, confident only because their own
@@ -244,7 +290,7 @@ def _apply_swap(value: int, swap: tuple[str, str, int]) -> int | None:
     return int(s[:k] + new + s[k + 1:])
 
 
-def _copies(relations: list[tuple[str, list[CellRead], list[CellRead]]],
+def _copies(relations: list[Relation],
              slipped: dict[int, tuple[CellRead, int]], rules: RuleSet) -> None:
     """A copy of a cell a digit from holding its sum (TOTAL SCORE + a blank BONUS as TOTAL,
     TOTAL repeated below) is a digit from it too: the same written value, perhaps misread
