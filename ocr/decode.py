@@ -102,8 +102,9 @@ def legal_values_of(field: str, rules: RuleSet) -> frozenset[int] | None:
 def most_of(row: Row, rules: RuleSet) -> int:
     """The largest number the row's cell can hold in any game under ``rules`` (a total: every
     box at its best, every turn a bonus Yahtzee; the back: that for each game).  A reading
-    above it has a digit too many (320 read 3220, 62 read 626): the next reading is
-    taken, ``inferred``, for a person to confirm, as a reading the box cannot hold is."""
+    above it, unless sure, has a digit too many (320 read 3220, 62 read 626): the next
+    reading is taken, ``inferred``, for a person to confirm.  (A sure one is kept: a
+    player who wrote 163 for 63 made a slip the audit must see.)"""
     def best(boxes: tuple[Box, ...]) -> int:
         return sum(max(possible_values(rules, b)) for b in boxes)
 
@@ -138,7 +139,8 @@ TESS_FLOOR = 0.01  # the classifier's probability for a tesseract reading it did
 def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
            legal: frozenset[int] | None, use_cls: bool = True, use_tess: bool = True,
            most: int = MAX_NUMBER) -> Decision:
-    """Combine the two readers, then restrict to the legal values (to ``most`` at most)."""
+    """Combine the two readers, then restrict to the legal values (to ``most`` at most,
+    unless the reading is sure)."""
     # Classifier probabilities are absolute (the numbers not listed, and scratch marks, hold
     # the rest of the mass); a tesseract reading multiplies its number's odds.
     scores: dict[int, float] = {}
@@ -162,7 +164,9 @@ def decide(cls: list[Candidate], tess: int | None, tess_conf: float,
     if not ranked:
         return Decision(None, 0.0, False, [])
     best_read = ranked[0][0]
-    ok = [(v, p) for v, p in ranked if v <= most and (legal is None or v in legal)]
+    # (a sure reading above ``most`` is what was written: the player's slip, for the audit)
+    ok = [(v, p) for v, p in ranked
+          if (v <= most or p >= CONFIDENT_AT) and v <= MAX_NUMBER and (legal is None or v in legal)]
     if not ok:
         return Decision(None, 0.0, False, cands)
     value, p = ok[0]

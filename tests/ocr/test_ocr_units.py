@@ -86,9 +86,12 @@ def test_a_total_no_game_reaches_is_a_misreading() -> None:
     plain = replace(hasbro, yahtzee_bonus=0)
     assert most_of(_row(layout.Side.FRONT, "GRAND TOTAL"), plain) == 375
     # a 320 read with a digit too many: the next reading, inferred, for a person to confirm
-    read = decide([Candidate(3220, 0.8), Candidate(320, 0.15)], 3220, 0.9, None, most=1675)
+    read = decide([Candidate(3220, 0.6), Candidate(320, 0.15)], None, 0.0, None, most=1675)
     assert (read.value, read.inferred) == (320, True)
-    assert decide([Candidate(3220, 0.9)], None, 0.0, None, most=1675).value is None
+    assert decide([Candidate(3220, 0.6)], None, 0.0, None, most=1675).value is None
+    # a sure reading is what was written: a player's 163 for 63 stays, for the audit
+    slip = decide([Candidate(163, 0.99), Candidate(63, 0.01)], None, 0.0, None, most=105)
+    assert (slip.value, slip.inferred) == (163, False)
 
 
 def test_tesseract_agreement_raises_confidence() -> None:
