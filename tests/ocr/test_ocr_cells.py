@@ -233,6 +233,30 @@ def test_tesseract_reading_another_number_keeps_a_sure_classifier_from_confidenc
     assert 207 in [c.value for c in other.candidates]
 
 
+def test_tesseract_seeing_fewer_digits_than_the_glyphs_hold_adds_no_odds() -> None:
+    # "225" as three glyphs, the classifier fairly sure (though not beyond doubt) of the
+    # first 2; tesseract lost it and reads 25
+    from ocr.cellread import read_cell
+    from ocr.glyphs import Glyph
+    from ocr.plan import Cell
+    from ocr.result import NUMBER
+    from ocr.tesseract import OcrText
+
+    grand = next(r for r in layout.FRONT.rows if r.field is TotalField.GRAND_TOTAL)
+    blank = np.zeros((30, 80), np.uint8)
+    glyphs = [Glyph(blank[:, :20], x, x + 20, 0, 30) for x in (0, 25, 50)]
+    cell = Cell(grand, 22, 0, (0, 0, 80, 30), blank, blank, glyphs, NUMBER, tess_index=0)
+    cell.probs = _probs((2, 0.7), (2, 0.99), (5, 0.99))
+    cell.alts, cell.priors = [_probs((2, 0.99), (5, 0.99))], [0.3]  # the first two as one
+    rules = get_rules(None)
+    alone = read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1))
+    assert alone.value == 225
+    lost = read_cell(cell, [OcrText("25", 0.9)], rules, (0, 0, 1, 1))
+    # the three glyphs' reading stands; the two readers disagree, so a person looks
+    assert (lost.value, lost.status) == (225, NEEDS_REVIEW)
+    assert 25 in [c.value for c in lost.candidates]
+
+
 def test_slanted_digits_that_overlap_are_parted_round_the_zero() -> None:
     # a slanted 1 whose foot reaches under the 0 beside it: one glyph, and every vertical
     # cut goes through the 0 or the 1; a seam goes round the 0 (its hole is not paper to
