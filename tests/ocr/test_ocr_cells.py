@@ -9,6 +9,7 @@ from ocr import layout
 from ocr.cellgrid import inside
 from ocr.crosscheck import cross_check
 from ocr.glyphs import faint_ink, ink_mask
+from ocr.plan import Cell
 from ocr.result import CONFIDENT, NEEDS_REVIEW, Candidate, CellRead
 from scorepad.boxes import Box, TotalField
 from scorepad.rules import get_rules
@@ -210,18 +211,23 @@ def test_a_stroke_that_may_be_a_one_is_no_confident_zero_where_a_one_is_legal() 
     assert slash.value == 0 and slash.status == CONFIDENT
 
 
-def test_tesseract_reading_another_number_keeps_a_sure_classifier_from_confidence() -> None:
-    # "207" in an unfamiliar hand: the classifier is sure of 707, tesseract reads 207
-    from ocr.cellread import read_cell
+def _three_digit_grand_total() -> Cell:
+    """A GRAND TOTAL cell written as three glyphs, for tesseract to read (probs to be set)."""
     from ocr.glyphs import Glyph
-    from ocr.plan import Cell
     from ocr.result import NUMBER
-    from ocr.tesseract import OcrText
 
     grand = next(r for r in layout.FRONT.rows if r.field is TotalField.GRAND_TOTAL)
     blank = np.zeros((30, 80), np.uint8)
     glyphs = [Glyph(blank[:, :20], x, x + 20, 0, 30) for x in (0, 25, 50)]
-    cell = Cell(grand, 22, 0, (0, 0, 80, 30), blank, blank, glyphs, NUMBER, tess_index=0)
+    return Cell(grand, 22, 0, (0, 0, 80, 30), blank, blank, glyphs, NUMBER, tess_index=0)
+
+
+def test_tesseract_reading_another_number_keeps_a_sure_classifier_from_confidence() -> None:
+    # "207" in an unfamiliar hand: the classifier is sure of 707, tesseract reads 207
+    from ocr.cellread import read_cell
+    from ocr.tesseract import OcrText
+
+    cell = _three_digit_grand_total()
     cell.probs = _probs((7, 0.99), (0, 0.995), (7, 0.995))
     rules = get_rules(None)
     alone = read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1))
@@ -237,15 +243,9 @@ def test_tesseract_seeing_fewer_digits_than_the_glyphs_hold_adds_no_odds() -> No
     # "225" as three glyphs, the classifier fairly sure (though not beyond doubt) of the
     # first 2; tesseract lost it and reads 25
     from ocr.cellread import read_cell
-    from ocr.glyphs import Glyph
-    from ocr.plan import Cell
-    from ocr.result import NUMBER
     from ocr.tesseract import OcrText
 
-    grand = next(r for r in layout.FRONT.rows if r.field is TotalField.GRAND_TOTAL)
-    blank = np.zeros((30, 80), np.uint8)
-    glyphs = [Glyph(blank[:, :20], x, x + 20, 0, 30) for x in (0, 25, 50)]
-    cell = Cell(grand, 22, 0, (0, 0, 80, 30), blank, blank, glyphs, NUMBER, tess_index=0)
+    cell = _three_digit_grand_total()
     cell.probs = _probs((2, 0.7), (2, 0.99), (5, 0.99))
     cell.alts, cell.priors = [_probs((2, 0.99), (5, 0.99))], [0.3]  # the first two as one
     rules = get_rules(None)
