@@ -124,7 +124,7 @@ class RulesQuerySchema(StrictSchema):
         metadata={"description": "rule-set name or alias; overrides the sheet's own rules"})
 
 
-# The pad's four corners as text: ocr.plan.CORNERS_PATTERN (written out here too, so that the
+# The pad's four corners as text: ocr.corners.CORNERS_PATTERN (written out here too, so that the
 # API documents it where the reader is not installed; tests/api/test_scan.py keeps them equal).
 CORNERS_PATTERN = r"^ *-?[0-9]+(?:\.[0-9]+)?(?: *[, ] *-?[0-9]+(?:\.[0-9]+)?){7} *$"
 CORNERS_HELP = ("the pad's four corners in the photo's pixels (the photo turned upright as "

@@ -10,8 +10,8 @@ marked (``parse_corners`` reads them from text).
 
 from __future__ import annotations
 
+from .corners import CORNERS_PATTERN, CORNERS_SYNTAX, parse_corners
 from .loading import MAX_BYTES, MAX_PIXELS
-from .plan import CORNERS_PATTERN, CORNERS_SYNTAX, parse_corners
 from .reader import Reader, scan_image
 from .result import CONFIDENT, NEEDS_REVIEW, UNREADABLE, CellRead, ScanError, ScanResult
 from .tesseract import Engine, FakeEngine, OcrEngineError, OcrText, TesseractEngine

@@ -59,8 +59,8 @@ def _scan(args: argparse.Namespace) -> int:
     from scorepad.rules import UnknownRuleSet
     from scorepad.schemas import dump_sheet
 
+    from .corners import parse_corners
     from .merge import merge
-    from .plan import parse_corners
     from .reader import scan_image
     from .result import ScanError
     from .tesseract import OcrEngineError

@@ -6,7 +6,6 @@ A pad photographed from afar is planned again from the photo's full resolution.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
@@ -17,6 +16,7 @@ from PIL import Image
 
 from . import geometry, table_layout
 from .cellgrid import inside
+from .corners import check_corners
 from .geometry import flatten
 from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side, field_key, game_index
@@ -30,8 +30,6 @@ STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is n
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MIN_CELL = 10  # a value cell's inner size (card pixels) below this is not a real cell
 ZOOM_BELOW = 0.6  # a card warped up from less than this share of its size is re-planned
-CORNERS_OUTSIDE = 0.03  # marked corners may lie this share of the photo's size outside it
-CORNERS_MIN_AREA = 0.01  # ... and must enclose at least this share of the photo
 
 
 @dataclass
@@ -102,45 +100,6 @@ def work_gray(rgb: Image.Image) -> tuple[np.ndarray, float]:
     if min(gray.shape) < 200:
         raise ScanError("not_a_pad", "the image is too small to hold a readable pad")
     return gray, scale
-
-
-_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
-# four x,y pairs: "x1,y1 x2,y2 x3,y3 x4,y4" or "x1,y1,x2,y2,..." (the API documents this pattern)
-CORNERS_PATTERN = rf"^ *{_NUMBER}(?: *[, ] *{_NUMBER}){{7}} *$"
-CORNERS_SYNTAX = '"x1,y1 x2,y2 x3,y3 x4,y4" (or x1,y1,x2,y2,x3,y3,x4,y4)'
-
-
-def parse_corners(text: str) -> list[tuple[float, float]]:
-    """Four corners written as text (pixels of the upright photo) -> four (x, y) points."""
-    if not re.match(CORNERS_PATTERN, text):
-        raise ScanError("bad_corners", f"corners must be four x,y pairs in pixels: {CORNERS_SYNTAX}")
-    n = [float(v) for v in re.findall(_NUMBER, text)]
-    return [(n[i], n[i + 1]) for i in range(0, 8, 2)]
-
-
-def check_corners(corners: object, size: tuple[int, int]) -> np.ndarray:
-    """Four marked corners, in any order, checked against a photo of ``size`` (w, h) ->
-    the quadrilateral TL, TR, BR, BL as seen in the photo (float32 4x2)."""
-    try:
-        pts = np.asarray(corners, dtype=np.float64)
-    except (TypeError, ValueError):
-        pts = np.zeros(0)
-    if pts.shape != (4, 2) or not np.isfinite(pts).all():
-        raise ScanError("bad_corners", "give exactly four corners, each an (x, y) point in pixels")
-    w, h = size
-    m = CORNERS_OUTSIDE * max(w, h)
-    if (pts[:, 0] < -m).any() or (pts[:, 0] > w + m).any() or (pts[:, 1] < -m).any() \
-            or (pts[:, 1] > h + m).any():
-        raise ScanError("bad_corners", f"a corner lies outside the photo ({w}x{h} pixels, "
-                                       f"counted in the photo turned upright)")
-    quad = geometry.order_corners(pts)
-    if not geometry.is_convex(quad):
-        raise ScanError("bad_corners", "the four corners do not make a convex quadrilateral "
-                                       "(three of them on a line, or one inside the others)")
-    if cv2.contourArea(quad) < CORNERS_MIN_AREA * w * h:
-        raise ScanError("bad_corners", "the corners enclose too little of the photo "
-                                       f"(at least {CORNERS_MIN_AREA:.0%} of it)")
-    return quad
 
 
 def template_cells(rgb: Image.Image) -> tuple[Side, list[Cell]]:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from ocr import CORNERS_PATTERN, ScanError, parse_corners, scan_image
+from ocr.corners import check_corners
 from ocr.layout import Side
-from ocr.plan import check_corners
 from padsynth import variants as vr
 from padsynth.evaluate import score
 from padsynth.render import PhotoSpec
