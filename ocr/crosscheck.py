@@ -17,7 +17,7 @@ from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings this sure confident
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
-ALIKE_MIN = 0.5  # ... this likely where two of the sum's cells read as candidates hold it too
+ALIKE_MIN = 0.4  # ... this likely where two of the sum's cells read as candidates hold it too
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
