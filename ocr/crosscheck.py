@@ -130,10 +130,17 @@ def _confirm_held(sums: _Sums) -> None:
     """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins)."""
     for key, (r, note) in sums.held.items():
         r.checks.append(note)
-        at_least = CROSS_MIN if key in sums.plain else ALIKE_MIN
-        if (r.status == NEEDS_REVIEW and not r.inferred and r.kind != TEXT
-                and r.confidence >= at_least):
-            r.status = CONFIDENT
+        _confirm(r, CROSS_MIN if key in sums.plain else ALIKE_MIN)
+
+
+def _confirm(r: CellRead, at_least: float) -> bool:
+    """A reading for review that a sum confirms is confident from ``at_least`` (never one
+    inferred from the box's legal values, a name or a blank); True when it became so."""
+    if (r.status == NEEDS_REVIEW and not r.inferred and r.kind not in (TEXT, BLANK)
+            and r.confidence >= at_least):
+        r.status = CONFIDENT
+        return True
+    return False
 
 
 def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
@@ -347,10 +354,7 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, way: tuple[CellRead, in
         return  # (x == y, or x + 0 == y, is no evidence)
     twins = _held_alike(parts2, result2, rules)
     for r in [*parts, result]:
-        if (id(r) not in explaining and id(r) not in twins and r.status == NEEDS_REVIEW
-                and not r.inferred and r.kind not in (TEXT, BLANK)
-                and r.confidence >= CROSS_MIN):
-            r.status = CONFIDENT
+        if id(r) not in explaining and id(r) not in twins and _confirm(r, CROSS_MIN):
             r.checks.append("explained")
 
 

@@ -297,6 +297,14 @@ def turned(xs: Sequence[int], ys: Sequence[int], w: int, h: int, k: int
     return sorted(h - y for y in ys), list(xs)
 
 
+def _read_lines(g: Grid, k: int) -> tuple[list[int], list[int]]:
+    """The grid's lines turned ``k`` quarter turns, as a pad's are read: a game column or a
+    row that lost a line split again (``regularise_columns``, ``regularise``)."""
+    h, w = g.warp.shape
+    xs, ys = turned(g.xs, g.ys, w, h, k)
+    return regularise_columns(xs), regularise(ys)
+
+
 def plausible_turns(g: Grid) -> list[int]:
     """Quarter turns whose first column is wider than the value columns (the label column)."""
     h, w = g.warp.shape
@@ -355,7 +363,6 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  One ``engine.read_batch`` call, two when the
     labels alone leave rows unmatched and the pad has a HOW TO SCORE column."""
-    h, w = g.warp.shape
     turns = plausible_turns(g)
     # the label column first; the HOW TO SCORE column only where the labels alone leave
     # rows unmatched (half the printed text to read, most photos)
@@ -363,8 +370,7 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     spans: dict[int, tuple[int, int, list[int], list[int]]] = {}
     for k in turns:
         img = np.rot90(g.warp, k)
-        xs, ys = turned(g.xs, g.ys, w, h, k)
-        xs, ys = regularise_columns(xs), regularise(ys)
+        xs, ys = _read_lines(g, k)
         a = len(crops)
         crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]) for r in range(len(ys) - 1)]
         spans[k] = (a, len(crops), xs, ys)
@@ -444,11 +450,9 @@ def card_placements(g: Grid) -> list[tuple[np.ndarray, int]]:
     """Every card the grid could be read as, before its labels are read: for each plausible
     turn and side, the card's corners in the working image and its longest side in card
     pixels (what ``recognise`` would warp, whichever reading the labels choose)."""
-    h, w = g.warp.shape
     out = []
     for k in plausible_turns(g):
-        xs, ys = turned(g.xs, g.ys, w, h, k)
-        xs, ys = regularise_columns(xs), regularise(ys)
+        xs, ys = _read_lines(g, k)
         for side in (Side.FRONT, Side.BACK):
             cols = _value_cols(xs, side)
             if cols is None or len(ys) < 2:
