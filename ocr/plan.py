@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from . import geometry, table_layout
+from . import geometry, ruling, table_layout
 from .cellgrid import inside
 from .corners import check_corners
 from .geometry import flatten
@@ -278,7 +278,9 @@ class Planner:
         weak = match if match is not None and match.score >= MIN_MATCH else None
         # the adaptive path reads the printed labels; without it, or without a ruled
         # table, a weak template match is all there is
-        grid = table_layout.find_grid(gray, where) if self.read_labels else None
+        grid = ruling.find_grid(gray, where) if self.read_labels else None
+        if grid is None and self.read_labels and where is None:
+            grid = ruling.web_grid(gray)
         if grid is None:
             if weak is not None:
                 return self._template_plan(gray, weak)
@@ -287,6 +289,10 @@ class Planner:
             _zoom_if_small(grid, zoom_below)
         try:
             table = table_layout.recognise(gray, grid, self.engine)
+            if table is None and where is None:  # the outline may have misled the search
+                web = ruling.web_grid(gray)
+                if web is not None:
+                    table = table_layout.recognise(gray, web, self.engine)
         except OcrEngineError:
             if weak is None:
                 raise
@@ -305,7 +311,7 @@ class Planner:
         raise _not_a_pad(where)
 
 
-def _zoom_if_small(grid: table_layout.Grid, below: float) -> None:
+def _zoom_if_small(grid: ruling.Grid, below: float) -> None:
     """``SmallPad`` when each card the grid could be read as is smaller in the working image
     than ``below`` of its own size (the test ``Planner.plan_photo`` puts to the plan), around
     all of them, for the largest of them: the zoom is decided as the plan would decide it,

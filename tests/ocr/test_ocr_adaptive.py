@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from ocr import ScanError, scan_image
+from ocr import ScanError, ruling, scan_image
 from ocr import table_layout as ad
 from ocr.glyphs import ink_mask
 from ocr.layout import BACK_ROWS, FRONT_ROWS, Kind, Side
@@ -68,7 +68,7 @@ OFFICIAL = [("_", ""), ("Aces", "Count and add only Aces"), ("Twos", "Count and 
             ("TOTAL", ""), ("GRAND TOTAL", "")]
 
 
-def ruled_table() -> ad.Grid:
+def ruled_table() -> ruling.Grid:
     """A white table ruled like the official pad: labels, HOW TO SCORE, six GAME columns."""
     xs = [0, 200, 380, *range(460, 940, 80)]
     ys = list(range(0, 40 * len(OFFICIAL) + 1, 40))
@@ -78,7 +78,7 @@ def ruled_table() -> ad.Grid:
     for y in ys:
         warp[y, :] = 20
     h, w = warp.shape
-    return ad.Grid(warp, xs, ys, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    return ruling.Grid(warp, xs, ys, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
 
 
 @pytest.mark.parametrize(("labels_read", "batches"), [(True, 1), (False, 2)])
@@ -141,8 +141,8 @@ def test_only_ruled_webs_in_line_with_the_table_join_it() -> None:
     # a web in line above it (wood grain: upright lines only, no ruled rows)
     stats = np.array([[0, 0, 0, 0, 0], [100, 400, 600, 500, 9000], [105, 920, 590, 300, 5000],
                       [98, 0, 600, 330, 4000]], np.int32)
-    assert sorted(ad._whole_table(stats, 1, 4, lambda i: True)) == [1, 2, 3]
-    assert sorted(ad._whole_table(stats, 1, 4, lambda i: i != 3)) == [1, 2]
+    assert sorted(ruling._whole_table(stats, 1, 4, lambda i: True)) == [1, 2, 3]
+    assert sorted(ruling._whole_table(stats, 1, 4, lambda i: i != 3)) == [1, 2]
 
 
 def test_turned_line_positions_follow_rot90() -> None:

@@ -1,6 +1,6 @@
 """A photo in which the reader cannot find the pad: the card held down by two thumbs on a
 checked tablecloth, the thumbs over both left corners of its frame and of the paper (and
-over the labels of the first and last rows).
+over the labels of the first and last rows), a finger along the label column.
 
 Used by the tests of corners marked by hand (tests/ocr, tests/api, tests/web).
 """
@@ -31,6 +31,8 @@ class HeldPad:
 
 THUMBS = ((0, 0), (0, CARD_H))  # where thumbs cover the card (card pixels): its left corners
 THUMB = (140, 85)  # a thumb's half axes in the photo's pixels
+FINGER = (122, 660)  # where a finger lies along the label column (card pixels)
+FINGER_AXES = (70, 480)  # its half axes in the photo's pixels
 
 
 @lru_cache(maxsize=4)
@@ -77,6 +79,12 @@ def held_pad(seed: int = 12, thumbs: bool = True) -> HeldPad:
         cv2.ellipse(img, (int(c[0]), int(c[1])), THUMB, 35, 0, 360, (190, 140, 120), -1)
         cv2.ellipse(img, (int(c[0]) + 12, int(c[1]) - 8), (THUMB[0] // 2, THUMB[1] // 2), 35, 0,
                     360, (205, 160, 140), -1)
+    # and a finger of the other hand lies along the label column (over the printed labels,
+    # no value cell): the table's rows cannot be told by their labels either
+    c = at(FINGER[0], FINGER[1])
+    cv2.ellipse(img, (int(c[0]), int(c[1])), FINGER_AXES, -4, 0, 360, (188, 138, 118), -1)
+    cv2.ellipse(img, (int(c[0]) + 10, int(c[1]) - 20), (FINGER_AXES[0] // 2, FINGER_AXES[1] - 60),
+                -4, 0, 360, (204, 158, 138), -1)
     img = cv2.GaussianBlur(img, (0, 0), 0.6)
     img += np.random.default_rng(seed).normal(0, 2.0, img.shape)
     buf = io.BytesIO()
