@@ -87,16 +87,19 @@ def _one(rng: np.random.Generator, name: str) -> Strokes:
     stem = [(b, 0.5), (u(-0.02, 0.02), 1.0)]
     if name == "stroke":
         return [[(0.0, 0.0), *stem]]
-    fl = u(0.14, 0.3)
-    th = math.radians(u(40, 70))  # well below the horizontal, unlike the bar of a 7
+    # the flag: short and steep, or (as many people write it) long, reaching a third of the
+    # digit's height and more, and hollow like a wave
+    fl = u(0.14, 0.3) if rng.random() < 0.5 else u(0.28, 0.45)
+    th = math.radians(u(35, 70))  # well below the horizontal, unlike the bar of a 7
     sx, sy = -fl * math.cos(th), fl * math.sin(th)
-    bend = u(-0.03, 0.02)  # a slightly hollow or bulging flag
+    bend = u(-0.03, 0.02) if fl < 0.3 else u(-0.08, 0.02)  # a hollow or slightly bulging flag
     flag = [(sx, sy, 0.0, 0.4), _f(sx / 2 - bend * math.sin(th), sy / 2 - bend * math.cos(th), 0.3),
             _c(0.0, 0.0, 0.4)]
     strokes: Strokes = [[*flag, *stem]]
-    if name == "flag_base":
+    if name == "flag_base":  # a base as wide as the flag is long, or wider
         y = 1.0 + u(-0.01, 0.02)
-        strokes.append([(-u(0.14, 0.3), y), (u(0.14, 0.3), y + u(-0.02, 0.02))])
+        half = u(0.14, 0.3) if rng.random() < 0.5 else u(0.25, 0.4)
+        strokes.append([(-half * u(0.8, 1.2), y), (half, y + u(-0.03, 0.03))])
     return strokes
 
 
@@ -148,6 +151,11 @@ def _four(rng: np.random.Generator, name: str) -> Strokes:
     if name == "open":
         first = [(u(0.0, 0.12), u(0.0, 0.05)), *bar]
         return [first, [(xv + u(-0.02, 0.02), u(0.0, 0.06)), (xv + u(-0.03, 0.03), 1.0)]]
+    if name == "open_round":  # the first stroke turns into the bar without a corner, like a u
+        x0 = u(0.0, 0.12)
+        first = [(x0, u(0.0, 0.05)), (x0 * 0.5 + u(-0.02, 0.02), h * 0.6), _f(0.1, h, 0.4),
+                 (w, h + u(-0.06, 0.02))]
+        return [first, [(xv + u(-0.02, 0.02), u(0.0, 0.12)), (xv + u(-0.03, 0.03), 1.0)]]
     if name == "closed":
         top = u(0.0, 0.03)
         first = [(xv + u(-0.02, 0.02), top), (xv * 0.5, h * 0.5 + u(-0.02, 0.02)), *bar]
@@ -265,10 +273,10 @@ def _nine(rng: np.random.Generator, name: str) -> Strokes:
 
 _DIGITS: dict[int, tuple[Builder, tuple[tuple[str, float], ...]]] = {
     0: (_zero, (("oval", 4), ("narrow", 2), ("round", 1), ("overshoot", 2))),
-    1: (_one, (("stroke", 3), ("flag", 4), ("flag_base", 2), ("curved", 1))),
+    1: (_one, (("stroke", 3), ("flag", 4), ("flag_base", 3), ("curved", 1))),
     2: (_two, (("sharp", 4), ("curved_base", 3), ("loop", 2))),
     3: (_three, (("bowls_pointed", 4), ("bowls_rounded", 3), ("flat_top", 2))),
-    4: (_four, (("open", 3), ("closed", 4), ("short_stem", 2))),
+    4: (_four, (("open", 3), ("open_round", 2), ("closed", 4), ("short_stem", 2))),
     5: (_five, (("bar_lifted", 4), ("bar_connected", 3), ("bar_slanted", 2))),
     6: (_six, (("loop", 4), ("small_loop", 2), ("big_loop", 2), ("straight_stem", 2))),
     7: (_seven, (("plain", 4), ("crossbar", 2), ("hook", 2), ("curved", 2))),
@@ -277,7 +285,7 @@ _DIGITS: dict[int, tuple[Builder, tuple[tuple[str, float], ...]]] = {
 }
 
 # a strongly slanted 1 with a flag would turn into a 7
-_MAX_SHEAR: dict[tuple[int, str], float] = {(1, "flag"): 0.25, (1, "flag_base"): 0.3}
+_MAX_SHEAR: dict[tuple[int, str], float] = {(1, "flag"): 0.35, (1, "flag_base"): 0.35}
 
 ALLOGRAPHS: dict[int, tuple[str, ...]] = {d: tuple(n for n, _ in v[1]) for d, v in _DIGITS.items()}
 

@@ -25,10 +25,11 @@ row) calibrates each member's temperature.
 Usage: .venv/bin/python scripts/train_digits.py [--models 2] [--epochs 10] [--width 24]
        [--seed 11] [--out ocr/digits_cnn.npz]
        .venv/bin/python scripts/train_digits.py --join A.npz B.npz --out C.npz
-The shipped file: the one member of ``--models 1 --epochs 6 --seed 11`` joined with the two
-of ``--models 2 --epochs 6 --seed 12``.  About 4 minutes per member on 2 idle cores (6 epochs
-of about 35 s; three times that on a busy machine; cutting the glyphs of 60 rendered pads
-takes a minute the first time, then they are cached in .cache/ocr/).
+The shipped file: the one member of ``--models 1 --epochs 10 --seed 11`` joined with the two
+of ``--models 2 --epochs 10 --seed 12``.  About 3 minutes per member on 2 idle cores (10 epochs
+of about 15 s, after about a minute building the data; three times that on a busy machine;
+cutting the glyphs of 60 rendered pads takes half a minute the first time, then they are
+cached in .cache/ocr/).
 """
 
 from __future__ import annotations
