@@ -41,6 +41,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         # (after the sums that hold have made their readings confident: a cell a sum
         # vouches for explains no other sum's failure)
         explained = _doubt_failed(sums, rules)
+        _doubt_implied(relations, sums, rules)
         _doubt_slips(relations, sums, explained, rules)
 
 
@@ -92,6 +93,8 @@ class _Sums:
     # failed sum's index
     misread: list[tuple[CellRead, int, int]] = field(default_factory=list)
     failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = field(default_factory=list)
+    # a failed sum's one doubtful cell and the one candidate that explains it
+    implied: dict[int, tuple[CellRead, int]] = field(default_factory=dict)
 
 
 def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
@@ -156,6 +159,7 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             # one doubtful cell's one candidate, and no other way, makes the sum hold:
             # read so, the sum vouches for the rest of it as a sum that holds does
             _vouch_rest(parts, res, why[0][0], explaining, rules)
+            sums.implied.setdefault(id(why[0][0][0]), why[0][0])
     for (_parts, _res, written), why in zip(sums.failing, explanations, strict=True):
         if not why:
             # no doubtful cell explains it: every reading still marked confident is a
@@ -170,6 +174,40 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
                 and r.confidence < KEEP_ON_FAIL):
             r.status = NEEDS_REVIEW
     return [bool(why) for why in explanations]
+
+
+def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> None:
+    """A failed sum that one doubtful cell's one candidate explains says what that cell
+    holds, and its copies (TOTAL SCORE + a blank BONUS as TOTAL, TOTAL repeated below) the
+    same.  A sum that holds with a copy as read, not as implied, holds through one misreading
+    made twice (a hand's 5 read as a 6 in TOTAL SCORE, its copies and the GRAND TOTAL: 50,
+    50, 157 read 60, 60, 167): the copy, and its partners that a candidate would make hold
+    with it as implied, are for a person to check."""
+    implied = dict(sums.implied)
+    _copies(relations, implied, rules)
+    for _name, parts, result in relations:
+        if len(result) != 1 or not isinstance(result[0].value, int):
+            continue
+        cells = [*parts, result[0]]
+        moved = [(c, implied[id(c)][1]) for c in cells
+                 if id(c) in implied and implied[id(c)][1] != c.value]
+        if len(moved) != 1 or sum(_worth(p, rules) for p in parts) != result[0].value:
+            continue  # (only a sum that holds as read, with one cell implied other)
+        copy, value = moved[0]
+        swap = replace(copy, value=value)
+        parts2 = [swap if p is copy else p for p in parts]
+        result2 = swap if result[0] is copy else result[0]
+        for r, r2 in zip(cells, [*parts2, result2], strict=True):
+            if r is copy or r.kind == BLANK or not isinstance(r.value, int):
+                continue
+            want = _holding(parts2, result2, r2, rules)
+            if (r.status == CONFIDENT and r.confidence < KEEP_ON_FAIL and not r.inferred
+                    and any(c.value == want for c in r.candidates[:ALIKE_CANDIDATES])):
+                r.status = NEEDS_REVIEW
+        if copy.status == CONFIDENT and not copy.inferred:
+            copy.status = NEEDS_REVIEW
+        if all(c.value != value for c in copy.candidates):
+            copy.candidates.insert(min(1, len(copy.candidates)), Candidate(value, SLIP_P))
 
 
 def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],

@@ -171,6 +171,39 @@ def test_the_copies_of_a_total_a_digit_from_its_sum_are_suspects_too() -> None:
     assert bonus.status == CONFIDENT and all(u.status == CONFIDENT for u in upper)
 
 
+def _unsure(field: str, *candidates: tuple[int, float]) -> CellRead:
+    r = _read(field, candidates[0][0], candidates[0][1])
+    r.status, r.candidates = NEEDS_REVIEW, [Candidate(v, p) for v, p in candidates]
+    return r
+
+
+def test_a_sum_that_holds_through_a_misreading_its_copies_repeat_vouches_for_nothing() -> None:
+    # a development column: the boxes add up to 50; a hand's 5 read as a 6 in TOTAL SCORE
+    # (60, unsure, 50 its runner-up), in TOTAL and its repeat below (60 and 60: copies, which
+    # x + 0 = x cannot check) and in GRAND TOTAL: 60 + 107 = 167 holds, through the same
+    # misreading twice
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 4, 9, 8, 20, 6], strict=True)]
+    T = TotalField
+    score = _unsure(T.UPPER_SUBTOTAL.value, (60, 0.749), (50, 0.251))
+    bonus = _read(T.UPPER_BONUS.value, 0, 1.0)
+    total = _unsure(T.UPPER_TOTAL.value, (60, 0.866), (50, 0.134))
+    repeat = _read(T.UPPER_TOTAL_REPEAT.value, 60, 0.995)
+    repeat.candidates.append(Candidate(50, 0.005))
+    lower = _read(T.LOWER_TOTAL.value, 107, 0.996)
+    grand = _read(T.GRAND_TOTAL.value, 167, 0.963)
+    grand.candidates.append(Candidate(157, 0.036))
+    cross_check([*upper, score, bonus, total, repeat, lower, grand], layout.Side.FRONT,
+                get_rules(None))
+    # the boxes' failed sum says TOTAL SCORE is 50, so are its copies; GRAND TOTAL would
+    # then be 157, one of its candidates: all for a person to check, as read
+    for r, value, other in ((repeat, 60, 50), (grand, 167, 157)):
+        assert r.status == NEEDS_REVIEW and r.value == value
+        assert other in [c.value for c in r.candidates]
+    # LOWER TOTAL would have to be 117, which nothing suggests: still vouched for
+    assert lower.status == CONFIDENT and all(u.status == CONFIDENT for u in upper)
+
+
 def test_a_cell_its_own_sum_vouches_for_explains_no_other_failure() -> None:
     # TOTAL SCORE 42 (unsure alone, 12 its runner-up) is vouched for by the boxes adding up
     # to 42; TOTAL was read 12: that failure is no longer put down to TOTAL SCORE
