@@ -279,8 +279,9 @@ class Planner:
         # the adaptive path reads the printed labels; without it, or without a ruled
         # table, a weak template match is all there is
         grid = ruling.find_grid(gray, where) if self.read_labels else None
-        if grid is None and self.read_labels and where is None:
-            grid = ruling.web_grid(gray)
+        by_web = self.read_labels and where is None  # the web of lines is yet to be tried
+        if grid is None and by_web:
+            grid, by_web = ruling.web_grid(gray), False
         if grid is None:
             if weak is not None:
                 return self._template_plan(gray, weak)
@@ -289,7 +290,7 @@ class Planner:
             _zoom_if_small(grid, zoom_below)
         try:
             table = table_layout.recognise(gray, grid, self.engine)
-            if table is None and where is None:  # the outline may have misled the search
+            if table is None and by_web:  # the outline may have misled the search
                 web = ruling.web_grid(gray)
                 if web is not None:
                     table = table_layout.recognise(gray, web, self.engine)
