@@ -97,6 +97,9 @@ def test_six_game_pad_and_verdict_fit_a_phone(serve: Callable[..., str], page: A
     page.fill("input[name='p1.g5.grand_total']", "999")
     page.click("#check-btn")
     page.wait_for_selector("section.verdict")
+    # (the verdict is in the page before its script has set up the switcher: on a busy
+    # machine the tabs were looked at before it ran)
+    wait_js(page, "!!document.querySelector('.cards.one-game')")
     assert page.get_attribute("section.verdict", "data-verdict") == "errors"
     assert page.evaluate(FITS), "the verdict of six games scrolls sideways"
     # the verdict opens on the game with findings; their tab counts the boxes marked
@@ -132,6 +135,7 @@ def test_badges_are_big_and_clear_of_the_value(serve: Callable[..., str], page: 
     page.fill("input[name='p1.g5.grand_total']", "999")
     page.click("#check-btn")
     page.wait_for_selector("section.verdict")
+    wait_js(page, "!!document.querySelector('.cards.one-game')")  # the switcher set up
     boxes = page.evaluate("""() => Array.from(document.querySelectorAll('td.cell a.mark'))
         .filter(m => m.getClientRects().length).map(m => {
         const v = m.closest('td').querySelector('.v').getBoundingClientRect();
