@@ -148,8 +148,9 @@ def _confirm(r: CellRead, at_least: float) -> bool:
 
 def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
     """A failed sum that one doubtful cell's one candidate explains vouches for the rest of
-    it; one that no doubtful cell explains doubts every reading in it below KEEP_ON_FAIL
-    (not vouched for by a sum that holds).  Returns, per failed sum, whether it is explained."""
+    it; one that no doubtful cell explains, by a candidate or by a digit of its own
+    (``_one_doubtful_slip``), doubts every reading in it below KEEP_ON_FAIL (not vouched
+    for by a sum that holds).  Returns, per failed sum, whether a candidate explains it."""
     explanations = [_explanations(parts, res, rules) for parts, res, _w in sums.failing]
     # (a cell that would explain one failed sum is vouched for by no other)
     explaining = {id(c) for why in explanations for way in why for c, _v in way}
@@ -160,8 +161,8 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             # read so, the sum vouches for the rest of it as a sum that holds does
             _vouch_rest(parts, res, why[0][0], explaining, rules)
             sums.implied.setdefault(id(why[0][0][0]), why[0][0])
-    for (_parts, _res, written), why in zip(sums.failing, explanations, strict=True):
-        if not why:
+    for (parts, res, written), why in zip(sums.failing, explanations, strict=True):
+        if not why and not _one_doubtful_slip(parts, res, rules):
             # no doubtful cell explains it: every reading still marked confident is a
             # suspect (below KEEP_ON_FAIL), not just the least sure ones: two or three
             # misread in one sum are common in an unfamiliar hand (203, 200 and 150
@@ -174,6 +175,14 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
                 and r.confidence < KEEP_ON_FAIL):
             r.status = NEEDS_REVIEW
     return [bool(why) for why in explanations]
+
+
+def _one_doubtful_slip(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
+    """The failed sum is one digit (other, more or fewer) of one doubtful cell from holding,
+    and of no other cell: that cell's slip accounts for it, so the sum's sure readings are
+    no suspects (the cell itself goes to a person, with that reading: ``_doubt_slips``)."""
+    slips = _one_slip(parts, result, rules)
+    return len(slips) == 1 and slips[0][0].status != CONFIDENT
 
 
 def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> None:

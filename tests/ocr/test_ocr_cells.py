@@ -204,6 +204,26 @@ def test_a_sum_that_holds_through_a_misreading_its_copies_repeat_vouches_for_not
     assert lower.status == CONFIDENT and all(u.status == CONFIDENT for u in upper)
 
 
+def test_a_failed_sum_one_doubtful_cells_digit_accounts_for_keeps_the_sure_readings() -> None:
+    # the boxes add up to 63; TOTAL SCORE read 68, unsure, none of its candidates 63: one
+    # digit of it (and of no other cell: no box can be 5 more and a digit other) from
+    # holding. Its slip accounts for the failure; the boxes read at p 0.95 stay confident
+    upper = [_read(b.value, v, 0.95) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    score = _unsure(TotalField.UPPER_SUBTOTAL.value, (68, 0.5), (60, 0.3))
+    cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
+    assert all(u.status == CONFIDENT for u in upper)
+    assert score.status == NEEDS_REVIEW and score.value == 68
+    assert 63 in [c.value for c in score.candidates]
+    # Fives read 10 (the boxes 58): TOTAL SCORE 58 or Fives 20 would hold it, a digit
+    # each: no one cell accounts for it, and every reading below 0.99 is a suspect
+    upper = [_read(b.value, v, 0.95) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 6, 9, 12, 10, 18], strict=True)]
+    score = _unsure(TotalField.UPPER_SUBTOTAL.value, (68, 0.5), (60, 0.3))
+    cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
+    assert all(u.status == NEEDS_REVIEW for u in upper)
+
+
 def test_a_cell_its_own_sum_vouches_for_explains_no_other_failure() -> None:
     # TOTAL SCORE 42 (unsure alone, 12 its runner-up) is vouched for by the boxes adding up
     # to 42; TOTAL was read 12: that failure is no longer put down to TOTAL SCORE
