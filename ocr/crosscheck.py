@@ -203,20 +203,15 @@ def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> No
         if len(moved) != 1 or sum(_worth(p, rules) for p in parts) != result[0].value:
             continue  # (only a sum that holds as read, with one cell implied other)
         copy, value = moved[0]
-        swap = replace(copy, value=value)
-        parts2 = [swap if p is copy else p for p in parts]
-        result2 = swap if result[0] is copy else result[0]
-        for r, r2 in zip(cells, [*parts2, result2], strict=True):
+        parts2, result2 = _read_as(parts, result[0], copy, value)
+        for r in cells:
             if r is copy or r.kind == BLANK or not isinstance(r.value, int):
                 continue
-            want = _holding(parts2, result2, r2, rules)
+            want = _holding(parts2, result2, r, rules)
             if (r.status == CONFIDENT and r.confidence < KEEP_ON_FAIL and not r.inferred
                     and any(c.value == want for c in r.candidates[:ALIKE_CANDIDATES])):
                 r.status = NEEDS_REVIEW
-        if copy.status == CONFIDENT and not copy.inferred:
-            copy.status = NEEDS_REVIEW
-        if all(c.value != value for c in copy.candidates):
-            copy.candidates.insert(min(1, len(copy.candidates)), Candidate(value, SLIP_P))
+        _suspect(copy, value)
 
 
 def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
@@ -246,10 +241,16 @@ def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
         # (so does the player's slip: the person who looks tells), even where another sum holds
         # (both may rest on the same misreading): a person looks, and the audit knows
         # the reading that would make the card right
-        if r.status == CONFIDENT and not r.inferred:
-            r.status = NEEDS_REVIEW
-        if all(c.value != value for c in r.candidates):
-            r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))
+        _suspect(r, value)
+
+
+def _suspect(r: CellRead, value: int) -> None:
+    """A cell for a person to look at (a reading inferred from the box's legal values is
+    one already), with ``value``, the reading the pad's sums suggest, among its candidates."""
+    if r.status == CONFIDENT and not r.inferred:
+        r.status = NEEDS_REVIEW
+    if all(c.value != value for c in r.candidates):
+        r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))
 
 
 def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
@@ -392,17 +393,21 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, way: tuple[CellRead, in
     explains it (``way``): its other readings are confirmed as by a sum that holds (at
     CROSS_MIN, not where two of them could move alike), and the doubtful cell stays for a
     person to look at."""
-    doubtful, value = way
-    held = replace(doubtful, value=value)
-    swap = {id(doubtful): held}
-    parts2 = [swap.get(id(p), p) for p in parts]
-    result2 = swap.get(id(result), result)
+    parts2, result2 = _read_as(parts, result, *way)
     if sum(_worth(p, rules) != 0 for p in parts2) < 2:
         return  # (x == y, or x + 0 == y, is no evidence)
     twins = _held_alike(parts2, result2, rules)
     for r in [*parts, result]:
         if id(r) not in explaining and id(r) not in twins and _confirm(r, CROSS_MIN):
             r.checks.append("explained")
+
+
+def _read_as(parts: list[CellRead], result: CellRead, cell: CellRead, value: int
+             ) -> tuple[list[CellRead], CellRead]:
+    """The sum's parts and result with ``cell`` read as ``value`` (a copy of it; the
+    others are the cells themselves)."""
+    swap = {id(cell): replace(cell, value=value)}
+    return [swap.get(id(p), p) for p in parts], swap.get(id(result), result)
 
 
 def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, int]:
