@@ -290,10 +290,12 @@ class Planner:
             _zoom_if_small(grid, zoom_below)
         try:
             table = table_layout.recognise(gray, grid, self.engine)
-            if table is None and by_web:  # the outline may have misled the search
+            # the outline may have misled the search: no pad, or one section of it
+            if by_web and (table is None or table_layout.partial(table)):
                 web = ruling.web_grid(gray)
-                if web is not None:
-                    table = table_layout.recognise(gray, web, self.engine)
+                whole = None if web is None else table_layout.recognise(gray, web, self.engine)
+                if whole is not None and (table is None or len(whole.rows) > len(table.rows)):
+                    table = whole
         except OcrEngineError:
             if weak is None:
                 raise

@@ -8,7 +8,8 @@ TOTAL OF ALL GAMES on the back):
 1. the table and its lines: ``ruling`` (the ruled grid, from the paper's outline or, where
    that misleads, from the photo's web of lines alone);
 2. the lines read: a row twice the usual height inside the table is split (a missing or
-   faint line), and so is a game column twice the usual width;
+   faint line), and so is a game column twice the usual width; an outer row whose rule is
+   only a band's edge is put back (``_edge_rows``);
 3. which way up: in each quarter turn whose first column is wider than the
    value columns, the first column's cells (and the HOW TO SCORE column's, where
    there is one) are read by tesseract (one batch for all turns); the turn whose
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from scorepad.boxes import Box
 
 from . import geometry
 from .labels import align, label_image
@@ -109,7 +112,32 @@ def _read_lines(g: Grid, k: int) -> tuple[list[int], list[int]]:
     row that lost a line split again (``regularise_columns``, ``regularise``)."""
     h, w = g.warp.shape
     xs, ys = turned(g.xs, g.ys, w, h, k)
-    return regularise_columns(xs), regularise(ys)
+    return regularise_columns(xs), regularise(_edge_rows(ys, h if k % 2 == 0 else w))
+
+
+def _edge_rows(ys: list[int], h: int) -> list[int]:
+    """The rule of a row at the table's edge put back where a band's edge was its only rule:
+    the table's webs reach about a row beyond the first or last rule found (a dark band
+    right above the first row is not in the table), so a rule one usual row out (at most at
+    the warp's edge); or the first row found is a light header band and the row under it
+    together, split one usual row above the second rule."""
+    if len(ys) < 5:
+        return ys
+    med = float(np.median(np.diff(ys)))
+    out = list(ys)
+    if ys[1] - ys[0] >= MERGED_HEADER * med:  # a header band's edge is no line either
+        out.insert(1, ys[1] - int(round(med)))
+    elif EDGE_ROW[0] * med <= ys[0] <= EDGE_ROW[1] * med:
+        out.insert(0, max(0, ys[0] - int(round(med))))
+    if EDGE_ROW[0] * med <= h - 1 - ys[-1] <= EDGE_ROW[1] * med:
+        out.append(min(h - 1, ys[-1] + int(round(med))))
+    return out
+
+
+# room beyond the outer rule found, in rows, that is one row lost (more: a part of the table
+# the grid missed, which the web of lines may find whole)
+EDGE_ROW = (0.75, 1.5)
+MERGED_HEADER = 1.6  # a first row this many rows high is a header with the first row under it
 
 
 def plausible_turns(g: Grid) -> list[int]:
@@ -229,6 +257,15 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     name_rect = _name_rect(card, cxs, cys) if side is Side.FRONT else None
     return Table(side, k, total / max(matched, 1), card, np.linalg.inv(m), cxs, cys, value_rows, cols,
                  labels, name_rect)
+
+
+def partial(t: Table) -> bool:
+    """A front whose table lacks a whole section's boxes: a piece of the table was found
+    (a dark band between the sections split its web, and the outline held one section)."""
+    if t.side is not Side.FRONT:
+        return False
+    boxes = [row.field for _r, row in t.rows if row.kind is Kind.BOX and isinstance(row.field, Box)]
+    return not any(b.is_upper for b in boxes) or all(b.is_upper for b in boxes)
 
 
 def _card_placement(g: Grid, k: int, side: Side, xs: list[int], ys: list[int],

@@ -196,6 +196,76 @@ def test_a_pad_whose_outline_misleads_is_found_by_its_ruled_lines(
     assert score.missing == 0 and score.correct >= 0.6 * score.cells and score.silent == 0
 
 
+# A development seed whose UPPER SECTION header is a dark band: the Aces row's top rule is
+# the band's edge, no line of its own, and the table's warp begins there (the Aces row was
+# never read).
+BAND_SEED = 300022
+
+
+def test_the_row_under_a_dark_band_is_read(maker: PadPhotoMaker) -> None:
+    from ocr import plan, ruling, table_layout
+    from ocr.layout import Side
+    from ocr.loading import load_image
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=BAND_SEED)
+    gray, _ = plan.work_gray(load_image(photo.jpeg))
+    grid = ruling.find_grid(gray)
+    assert grid is not None
+    rows = len(grid.ys) - 1
+    lines = table_layout._read_lines(grid, 0)[1]
+    assert len(lines) - 1 == rows + 1 and lines[0] < grid.ys[0]  # the row above put back
+    result = Reader().scan(photo.jpeg, rules="hasbro")
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    # the Aces row among them, and nothing read wrong without a doubt
+    assert score.missing == 0 and score.silent == 0
+    assert {c.game for c in result.cells if c.field == "aces"} == set(range(6))
+
+
+# Fresh seeds (neither development nor evaluation) whose UPPER SECTION was never read:
+# 320048, a pad on a stack of sheets, askew in the paper's outline: the upper section's web
+# (its lines slanted, its box reaching into the lower's) was not joined to the lower's;
+# 320050, small and far: the first outline found holds the lower section alone.
+# 320056: the light header band's edge is the Aces row's only top rule, so the first row
+# found is the header and Aces together.
+SECTION_SEEDS = (320048, 320050, 320056)
+
+
+@pytest.mark.parametrize("seed", SECTION_SEEDS)
+def test_both_sections_and_every_row_are_read(maker: PadPhotoMaker, seed: int) -> None:
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=seed)
+    result = Reader().scan(photo.jpeg, rules="hasbro")
+    assert result.layout == "adaptive" and result.side.value == photo.side
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    assert score.missing == 0 and score.silent == 0
+    assert {c.field for c in result.cells} >= {"aces", "sixes", "chance", "grand_total"}
+
+
+def test_a_table_of_one_section_is_sought_whole_by_its_lines(maker: PadPhotoMaker) -> None:
+    from ocr import plan, ruling, table_layout
+    from ocr.loading import load_image
+    from ocr.tesseract import TesseractEngine
+
+    gray, _ = plan.work_gray(load_image(maker.photo(seed=320050).jpeg))
+    engine = TesseractEngine()
+    piece = ruling.find_grid(gray)
+    assert piece is not None
+    lower = table_layout.recognise(gray, piece, engine)
+    assert lower is not None and table_layout.partial(lower)
+    web = ruling.web_grid(gray)
+    assert web is not None
+    whole = table_layout.recognise(gray, web, engine)
+    assert whole is not None and not table_layout.partial(whole)
+    assert len(whole.rows) > len(lower.rows)
+
+
 # Development seeds where the pad fills too little of a big photo to be read at the working
 # size: each card the ruled grid could be (front or back, any plausible turn) is warped up
 # from less than ZOOM_BELOW of its size.

@@ -121,6 +121,19 @@ def test_a_missing_line_is_put_back() -> None:
     assert ad.regularise([0, 80, 120, 160, 200]) == [0, 80, 120, 160, 200]  # a tall header
 
 
+def test_an_outer_row_whose_rule_was_lost_is_put_back() -> None:
+    # room for one row above the first rule found (a dark band's edge is no line): put back
+    assert ad._edge_rows([46, 95, 145, 194, 244, 295], 300) == [0, 46, 95, 145, 194, 244, 295]
+    # ... and below the last
+    assert ad._edge_rows([4, 54, 104, 154, 204], 262) == [4, 54, 104, 154, 204, 254]
+    # the outer rules found: unchanged
+    assert ad._edge_rows([4, 54, 104, 154, 204], 210) == [4, 54, 104, 154, 204]
+    # far more room than a row: a part of the table the grid missed, not one lost rule
+    assert ad._edge_rows([400, 450, 500, 550, 600], 610) == [400, 450, 500, 550, 600]
+    # a first row 1.6 rows high or more: a header band and the row under it, split there
+    assert ad._edge_rows([4, 71, 108, 145, 183, 220], 230) == [4, 34, 71, 108, 145, 183, 220]
+
+
 def test_a_game_column_that_lost_its_line_is_split() -> None:
     # labels 195 wide, HOW TO SCORE 134 (about two game columns), six games of ~75: the
     # line between the third and the fourth game was not found
