@@ -15,7 +15,7 @@ from scorepad.readings import Reading, ReadStatus
 from scorepad.rules import REGISTRY, RuleSet
 
 from .layout import BACK, FRONT, Kind, field_key
-from .result import BLANK, MARKS, CellRead, ScanError
+from .result import BLANK, CONFIDENT, MARKS, CellRead, ScanError
 
 ALTERNATIVE_AT = 0.002  # another reading at least this likely is a candidate the audit tries
 # (low: a sure misreading, 3 read as a sure 2, must still leave its error a doubt)
@@ -42,6 +42,8 @@ def front_sheet(reads: Sequence[CellRead], rules: RuleSet) -> Sheet:
                 game.readings[key] = Reading(ReadStatus.UNREADABLE)
         for r in col:
             if r.kind == BLANK:
+                if r.status != CONFIDENT:  # blank to the reader, but not surely: a person looks
+                    game.readings[r.field] = reading_of(r)
                 continue
             game.readings[r.field] = reading_of(r)
             if r.value is None:

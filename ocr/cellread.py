@@ -116,6 +116,11 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     game = cell.game
     base: dict[str, Any] = {"row": row.label, "field": fieldname, "column": cell.c,
                             "game": game, "box": box}
+    if cell.kind == BLANK and cell.on_print:
+        # only slivers along the printed boxes: their edge laid a pixel off, or a tally
+        # stroke drawn along one (a mark missed there is a bonus denied): a person looks
+        return CellRead(**base, kind=BLANK, value=None, confidence=MARKS_DOUBT,
+                        status=NEEDS_REVIEW, candidates=[Candidate(cell.on_print, 0.5)])
     if cell.kind == BLANK:
         return CellRead(**base, kind=BLANK, value=None, confidence=1.0, status=CONFIDENT)
     if cell.kind == TEXT:

@@ -129,8 +129,26 @@ def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = ()
         else:
             j -= 1
     anchors.reverse()
-    mapping = dict(anchors)
+    mapping = _filled(anchors, n, rows)
+    # a label as like two rows as each other (TOTAL: of the lower section, of the upper one)
+    # goes where the rows between it and its neighbours fill in with the most of the table
+    for k, (a, b) in enumerate(list(anchors)):
+        lo = anchors[k - 1][1] if k else -1
+        hi = anchors[k + 1][1] if k + 1 < len(anchors) else m
+        for b2 in range(lo + 1, hi):
+            if b2 != b and abs(sim[a, b2] - sim[a, b]) < 1e-9:
+                other = [*anchors[:k], (a, b2), *anchors[k + 1:]]
+                filled = _filled(other, n, rows)
+                if len(filled) > len(mapping):
+                    anchors, mapping = other, filled
     total = float(sum(sim[a, b] for a, b in anchors))
+    return mapping, total, len(anchors)
+
+
+def _filled(anchors: list[tuple[int, int]], n: int, rows: Sequence[Row]) -> dict[int, int]:
+    """The matched labels' rows, and the unread ones filled in between and around them."""
+    m = len(rows)
+    mapping = dict(anchors)
     for (i0, j0), (i1, j1) in zip(anchors, anchors[1:], strict=False):
         gap_t = list(range(i0 + 1, i1))
         gap_m = list(range(j0 + 1, j1))
@@ -147,7 +165,7 @@ def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = ()
             mapping[i0 - k] = j0 - k
         for k in range(1, min(n - 1 - i1, m - 1 - j1) + 1):
             mapping[i1 + k] = j1 + k
-    return mapping, total, len(anchors)
+    return mapping
 
 
 def label_image(cell: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ class Cell:
     priors: list[float] = dc_field(default_factory=list)  # ... and how likely each is a priori
     wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
     unsure_ink: bool = False  # faint ink read, or ink cut by the cell's edge
+    on_print: int = 0  # marks: slivers along the printed boxes left out (print, or a stroke)
 
     @property
     def field(self) -> str:
@@ -421,7 +422,8 @@ def _without_print(row: list[Cell]) -> None:
         on_print = cv2.dilate((own < PRINT_DARK).astype(np.uint8), PRINT_SPREAD) > 0
         found = glyphs(c.mask)
         c.glyphs = [g for g in found if not _along(g, on_print)]
-        if len(c.glyphs) < len(found):
+        c.on_print = len(found) - len(c.glyphs)
+        if c.on_print:
             keep = np.zeros_like(c.mask)
             for g in c.glyphs:
                 keep[g.y0: g.y1, g.x0: g.x1] |= g.mask

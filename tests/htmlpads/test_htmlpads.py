@@ -266,6 +266,50 @@ def test_a_table_of_one_section_is_sought_whole_by_its_lines(maker: PadPhotoMake
     assert len(whole.rows) > len(lower.rows)
 
 
+# A fresh seed whose labels tesseract reads badly: TOTAL read for the lower TOTAL (as like
+# the upper TOTAL), the upper TOTAL's label unread. Taken for the upper one, the SCORE 100
+# PER line became the lower TOTAL, and four written lower TOTALs were read, surely, as blank.
+TOTALS_SEED = 330039
+
+
+def test_the_rows_below_the_yahtzee_bonus_are_read_in_their_places(
+        maker: PadPhotoMaker) -> None:
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=TOTALS_SEED)
+    result = Reader().scan(photo.jpeg, rules="hasbro")
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    assert score.missing == 0 and score.silent == 0
+    lower = {c.game: c for c in result.cells if c.field == "lower_total"}
+    assert all(lower[g].kind == "number" for g in range(5))  # five games written
+
+
+# A fresh seed whose first YAHTZEE BONUS check is a tally stroke drawn along a printed box's
+# edge: it was taken for the box's own edge, laid a pixel off, and the cell read, surely,
+# as blank: with the SCORE 100 PER line's 100 the column was accused after review.
+STROKE_SEED = 330059
+
+
+def test_a_stroke_along_a_printed_box_is_for_a_person_not_a_sure_blank(
+        maker: PadPhotoMaker) -> None:
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+
+    photo = maker.photo(seed=STROKE_SEED)
+    result = Reader().scan(photo.jpeg, rules="hasbro")
+    check = next(c for c in result.cells if c.field == "yahtzee_bonus_checks" and c.game == 0)
+    assert check.status == "needs_review" and [k.value for k in check.candidates] == [1]
+    reading = result.sheet.players[0].games[0].readings["yahtzee_bonus_checks"]
+    assert reading.status.unsure and reading.candidates == (1,)
+    truth = evaluate.on_photo(photo.truth, Side(photo.side))
+    for sheet in (result.sheet, evaluate.reviewed(result.sheet, truth)):
+        assert evaluate.verdicts(sheet, truth, "hasbro").false_accusations == 0
+
+
 # Development seeds where the pad fills too little of a big photo to be read at the working
 # size: each card the ruled grid could be (front or back, any plausible turn) is warped up
 # from less than ZOOM_BELOW of its size.

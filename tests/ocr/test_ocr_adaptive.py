@@ -11,7 +11,7 @@ import pytest
 from ocr import ScanError, ruling, scan_image
 from ocr import table_layout as ad
 from ocr.glyphs import ink_mask
-from ocr.layout import BACK_ROWS, FRONT_ROWS, Kind, Side
+from ocr.layout import ANY_FRONT_ROWS, BACK_ROWS, FRONT_ROWS, Kind, Side
 from ocr.reader import Reader
 from ocr.tesseract import FakeEngine, OcrText, TesseractEngine
 from padsynth import variants as vr
@@ -109,6 +109,21 @@ def test_back_labels_align() -> None:
     assert matched >= 6
     assert [BACK_ROWS[mapping[i]].game for i in range(1, 7)] == list(range(6))
     assert BACK_ROWS[mapping[7]].kind is Kind.GRAND
+
+
+def test_a_label_like_two_rows_goes_where_its_neighbours_fill_in() -> None:
+    # the official pad's end, as tesseract read it on a blurred photo: YAHTZEE BONUS over
+    # two lines (the SCORE 100 PER line's label cell empty), then TOTAL read, the upper
+    # TOTAL not, GRAND TOTAL. "TOTAL" is as like the lower TOTAL as the upper one: taken for
+    # the upper one, the SCORE 100 PER line became the lower TOTAL, every row below it off
+    texts = ["Aces", "Twos", "Threes", "Fours", "Fives", "Sixes", "TOTAL SCORE", "BONUS",
+             "TOTAL", "LOWER SECTION", "3 of a kind", "4 of a kind", "Full House",
+             "Sm Straight", "Lg Straight", "YAHTZEE", "Chance", "YAHTZEE BONUS", "", "TOTAL",
+             "", "GRAND TOTAL"]
+    mapping, _total, _matched = ad.align(texts, ANY_FRONT_ROWS)
+    labels = {i: ANY_FRONT_ROWS[j].label for i, j in mapping.items()}
+    assert [labels.get(i) for i in (18, 19, 20, 21)] == [
+        "YAHTZEE BONUS SCORE", "TOTAL Of Lower", "TOTAL Of Upper", "GRAND TOTAL"]
 
 
 def test_unrelated_labels_match_nothing() -> None:
