@@ -297,6 +297,12 @@ class Planner:
                 whole = None if web is None else table_layout.recognise(gray, web, self.engine)
                 if whole is not None and (table is None or len(whole.rows) > len(table.rows)):
                     table = whole
+            if table is not None and table_layout.partial(table):
+                # the web of lines is split too: the rest of the table lies above or below
+                more = ruling.find_grid(gray, [table_layout.grown_quad(table)])
+                grown = None if more is None else table_layout.recognise(gray, more, self.engine)
+                if grown is not None and len(grown.rows) > len(table.rows):
+                    table = grown
         except OcrEngineError:
             if weak is None:
                 raise

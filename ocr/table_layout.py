@@ -268,6 +268,23 @@ def partial(t: Table) -> bool:
     return not any(b.is_upper for b in boxes) or all(b.is_upper for b in boxes)
 
 
+SECTION_ROWS = {True: 12, False: 14}  # rows (and a margin) of the upper / lower section
+
+
+def grown_quad(t: Table) -> np.ndarray:
+    """The quadrilateral (working image) of a ``partial`` table grown by the section it
+    lacks, above it or below, at its own row height: where the rest of the table lies."""
+    boxes = [row.field for _r, row in t.rows if row.kind is Kind.BOX and isinstance(row.field, Box)]
+    upper_lost = not any(b.is_upper for b in boxes)
+    rh = float(np.median(np.diff(t.ys)))
+    top = t.ys[0] - SECTION_ROWS[True] * rh if upper_lost else t.ys[0]
+    bottom = t.ys[-1] if upper_lost else t.ys[-1] + SECTION_ROWS[False] * rh
+    x0, x1 = t.xs[0], t.xs[-1]
+    corners = np.array([[[x0, top]], [[x1, top]], [[x1, bottom]], [[x0, bottom]]], np.float32)
+    quad: np.ndarray = cv2.perspectiveTransform(corners, t.to_work).reshape(4, 2)
+    return quad
+
+
 def _card_placement(g: Grid, k: int, side: Side, xs: list[int], ys: list[int],
                     cols: list[int]) -> tuple[np.ndarray, int, int, float]:
     """Where the card of this reading of the grid (turned ``k``, ``side``) lies: the

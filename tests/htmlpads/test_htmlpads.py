@@ -266,6 +266,38 @@ def test_a_table_of_one_section_is_sought_whole_by_its_lines(maker: PadPhotoMake
     assert len(whole.rows) > len(lower.rows)
 
 
+# A fresh seed: the pad small, turned and askew on speckled stone. The outline held the
+# lower section alone, and the photo's web of lines is split at the dark band too; the
+# upper section is found above the lower one, at its own row height (it was never read).
+GROWN_SEED = 330035
+
+
+def test_the_section_a_table_lacks_is_sought_beside_it(maker: PadPhotoMaker) -> None:
+    from ocr import plan, ruling, table_layout
+    from ocr.layout import Side
+    from ocr.loading import load_image
+    from ocr.reader import Reader
+    from ocr.tesseract import TesseractEngine
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=GROWN_SEED)
+    gray, _ = plan.work_gray(load_image(photo.jpeg))
+    engine = TesseractEngine()
+    piece = ruling.find_grid(gray)
+    assert piece is not None
+    lower = table_layout.recognise(gray, piece, engine)
+    assert lower is not None and table_layout.partial(lower)
+    grown = ruling.find_grid(gray, [table_layout.grown_quad(lower)])
+    assert grown is not None
+    whole = table_layout.recognise(gray, grown, engine)
+    assert whole is not None and not table_layout.partial(whole)
+    result = Reader().scan(photo.jpeg, rules="hasbro")
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    assert score.missing == 0  # every row found (the hand is hard: many cells for review)
+    assert {c.field for c in result.cells} >= {"aces", "sixes", "chance", "grand_total"}
+
+
 # A fresh seed whose labels tesseract reads badly: TOTAL read for the lower TOTAL (as like
 # the upper TOTAL), the upper TOTAL's label unread. Taken for the upper one, the SCORE 100
 # PER line became the lower TOTAL, and four written lower TOTALs were read, surely, as blank.
