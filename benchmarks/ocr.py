@@ -75,6 +75,11 @@ class Tally:
     reviewed: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
     seconds: list[float] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    timed: list[tuple[float, str]] = field(default_factory=list)  # seconds, which photo
+
+    def slowest(self, n: int = 3) -> list[str]:
+        """The n slowest photos read, as "set#k 1.23 s" (the time goal is on the slowest)."""
+        return [f"{which} {sec:.2f} s" for sec, which in sorted(self.timed, reverse=True)[:n]]
 
     def numbers(self) -> dict[str, float | int]:
         s = self.score
@@ -169,6 +174,7 @@ def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool
                     print(f"  {label}#{k} {mode}: refused, {exc.code}", file=sys.stderr)
                 continue
             t.seconds.append(time.perf_counter() - t0)
+            t.timed.append((t.seconds[-1], f"{label}#{k}"))
             sc = evaluate.score(result, photo.sheet, photo.side, photo.fields)
             t.score.add(sc)
             scanned = evaluate.verdicts(result.sheet, truth, RULES)
@@ -240,11 +246,13 @@ def main() -> int:
         sets.append(("far", lambda: own_photos(args.far, args.seed, far=True), shipped))
     results: dict[str, dict[str, float | int]] = {}
     refusals: dict[str, list[str]] = {}
+    slowest: dict[str, list[str]] = {}
     for name, photos, modes in sets:
         hands: dict[str, evaluate.Score] = {}
         for mode, tally in run(photos(), modes, args.verbose, hands, name).items():
             results[f"{mode}-{name}"] = tally.numbers()
             refusals[f"{mode}-{name}"] = tally.refusals
+            slowest[f"{mode}-{name}"] = tally.slowest()
         by_hand.update({f"{name}: {k}": v for k, v in hands.items()})
     if not results:
         print("nothing to read: give --count, --independent, --designs or --far", file=sys.stderr)
@@ -260,8 +268,10 @@ def main() -> int:
     for mode, lines in refusals.items():
         if lines:
             print(f"refused ({mode}): {', '.join(lines)}")
+    for mode, lines in slowest.items():
+        print(f"slowest ({mode}): {', '.join(lines)}")
     if args.json:
-        out = {"sets": results, "by_hand": {k: {"cells": v.cells, "correct": v.correct,
+        out = {"sets": results, "slowest": slowest, "by_hand": {k: {"cells": v.cells, "correct": v.correct,
                                                  "confident": v.confident, "silent": v.silent,
                                                  "blank_as_number": v.blank_as_number}
                                              for k, v in by_hand.items()}}
