@@ -73,9 +73,12 @@ class Tally:
     score: evaluate.Score = field(default_factory=evaluate.Score)
     scanned: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
     reviewed: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
-    seconds: list[float] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     timed: list[tuple[float, str]] = field(default_factory=list)  # seconds, which photo
+
+    @property
+    def seconds(self) -> list[float]:
+        return [sec for sec, _which in self.timed]
 
     def slowest(self, n: int = 3) -> list[str]:
         """The n slowest photos read, as "set#k 1.23 s" (the time goal is on the slowest)."""
@@ -173,8 +176,7 @@ def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool
                 if verbose:
                     print(f"  {label}#{k} {mode}: refused, {exc.code}", file=sys.stderr)
                 continue
-            t.seconds.append(time.perf_counter() - t0)
-            t.timed.append((t.seconds[-1], f"{label}#{k}"))
+            t.timed.append((time.perf_counter() - t0, f"{label}#{k}"))
             sc = evaluate.score(result, photo.sheet, photo.side, photo.fields)
             t.score.add(sc)
             scanned = evaluate.verdicts(result.sheet, truth, RULES)

@@ -293,16 +293,11 @@ class Planner:
             table = table_layout.recognise(gray, grid, self.engine)
             # the outline may have misled the search: no pad, or one section of it
             if by_web and (table is None or table_layout.partial(table)):
-                web = ruling.web_grid(gray)
-                whole = None if web is None else table_layout.recognise(gray, web, self.engine)
-                if whole is not None and (table is None or len(whole.rows) > len(table.rows)):
-                    table = whole
+                table = self._fuller(gray, table, ruling.web_grid(gray))
             if table is not None and table_layout.partial(table):
                 # the web of lines is split too: the rest of the table lies above or below
-                more = ruling.find_grid(gray, [table_layout.grown_quad(table)])
-                grown = None if more is None else table_layout.recognise(gray, more, self.engine)
-                if grown is not None and len(grown.rows) > len(table.rows):
-                    table = grown
+                table = self._fuller(gray, table, ruling.find_grid(
+                    gray, [table_layout.grown_quad(table)]))
         except OcrEngineError:
             if weak is None:
                 raise
@@ -319,6 +314,16 @@ class Planner:
         if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
         raise _not_a_pad(where)
+
+
+    def _fuller(self, gray: np.ndarray, table: table_layout.Table | None,
+                grid: ruling.Grid | None) -> table_layout.Table | None:
+        """The table ``grid`` reads as where it has more rows than ``table`` (or there is
+        none), else ``table``."""
+        other = None if grid is None else table_layout.recognise(gray, grid, self.engine)
+        if other is not None and (table is None or len(other.rows) > len(table.rows)):
+            return other
+        return table
 
 
 def _zoom_if_small(grid: ruling.Grid, below: float) -> None:

@@ -262,10 +262,13 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
 def partial(t: Table) -> bool:
     """A front whose table lacks a whole section's boxes: a piece of the table was found
     (a dark band between the sections split its web, and the outline held one section)."""
-    if t.side is not Side.FRONT:
-        return False
+    return t.side is Side.FRONT and not all(_sections(t))
+
+
+def _sections(t: Table) -> tuple[bool, bool]:
+    """Whether the table holds any upper box, and any lower one."""
     boxes = [row.field for _r, row in t.rows if row.kind is Kind.BOX and isinstance(row.field, Box)]
-    return not any(b.is_upper for b in boxes) or all(b.is_upper for b in boxes)
+    return any(b.is_upper for b in boxes), any(not b.is_upper for b in boxes)
 
 
 SECTION_ROWS = {True: 12, False: 14}  # rows (and a margin) of the upper / lower section
@@ -274,8 +277,7 @@ SECTION_ROWS = {True: 12, False: 14}  # rows (and a margin) of the upper / lower
 def grown_quad(t: Table) -> np.ndarray:
     """The quadrilateral (working image) of a ``partial`` table grown by the section it
     lacks, above it or below, at its own row height: where the rest of the table lies."""
-    boxes = [row.field for _r, row in t.rows if row.kind is Kind.BOX and isinstance(row.field, Box)]
-    upper_lost = not any(b.is_upper for b in boxes)
+    upper_lost = not _sections(t)[0]
     rh = float(np.median(np.diff(t.ys)))
     top = t.ys[0] - SECTION_ROWS[True] * rh if upper_lost else t.ys[0]
     bottom = t.ys[-1] if upper_lost else t.ys[-1] + SECTION_ROWS[False] * rh
