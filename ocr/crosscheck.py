@@ -43,6 +43,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         explained = _doubt_failed(sums, rules)
         _doubt_implied(relations, sums, rules)
         _doubt_slips(relations, sums, explained, rules)
+        _confirm_copies(col, sums)
 
 
 def _columns(reads: Sequence[CellRead], side: Side) -> list[dict[str, CellRead]]:
@@ -95,6 +96,7 @@ class _Sums:
     failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = field(default_factory=list)
     # a failed sum's one doubtful cell and the one candidate that explains it
     implied: dict[int, tuple[CellRead, int]] = field(default_factory=dict)
+    suspects: set[int] = field(default_factory=set)  # cells a failed sum says may be other
 
 
 def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
@@ -144,6 +146,35 @@ def _confirm(r: CellRead, at_least: float) -> bool:
         r.status = CONFIDENT
         return True
     return False
+
+
+def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
+    """A copy read as the same number as its confident original is confident from CROSS_MIN:
+    TOTAL of the upper section and its repeat below, and TOTAL SCORE and TOTAL where the
+    BONUS is surely blank or 0.  (Two doubtful copies agreeing are no evidence, one hand's
+    digit misread alike in both; a misread copy would have to land on a reading already
+    sure.)  A copy a failed sum suspects only where a sum that holds vouches for its original
+    (the failure lies elsewhere, or the player copied wrong and it is misread as right)."""
+    T = TotalField
+    vouched = {k for k in sums.plain if k not in sums.suspects}
+    subtotal, bonus, total, repeat = (col.get(f.value) for f in (
+        T.UPPER_SUBTOTAL, T.UPPER_BONUS, T.UPPER_TOTAL, T.UPPER_TOTAL_REPEAT))
+    no_bonus = (bonus is not None and bonus.status == CONFIDENT
+                and (bonus.kind == BLANK or bonus.value == 0))
+    pairs = [(total, repeat)] + ([(subtotal, total)] if no_bonus else [])
+    pairs += [(b, a) for a, b in pairs]
+    grown = True
+    while grown:  # (TOTAL SCORE -> TOTAL -> its repeat)
+        grown = False
+        for original, copy in pairs:
+            if (original is None or copy is None or original.status != CONFIDENT
+                    or original.inferred or original.kind == BLANK
+                    or copy.value != original.value
+                    or (id(copy) in sums.suspects and id(original) not in vouched)):
+                continue
+            if _confirm(copy, CROSS_MIN):
+                copy.checks.append("copy")
+                grown = True
 
 
 def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
@@ -211,7 +242,7 @@ def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> No
             if (r.status == CONFIDENT and r.confidence < KEEP_ON_FAIL and not r.inferred
                     and any(c.value == want for c in r.candidates[:ALIKE_CANDIDATES])):
                 r.status = NEEDS_REVIEW
-        _suspect(copy, value)
+        _suspect(copy, value, sums)
 
 
 def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
@@ -241,12 +272,13 @@ def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
         # (so does the player's slip: the person who looks tells), even where another sum holds
         # (both may rest on the same misreading): a person looks, and the audit knows
         # the reading that would make the card right
-        _suspect(r, value)
+        _suspect(r, value, sums)
 
 
-def _suspect(r: CellRead, value: int) -> None:
+def _suspect(r: CellRead, value: int, sums: _Sums) -> None:
     """A cell for a person to look at (a reading inferred from the box's legal values is
     one already), with ``value``, the reading the pad's sums suggest, among its candidates."""
+    sums.suspects.add(id(r))
     if r.status == CONFIDENT and not r.inferred:
         r.status = NEEDS_REVIEW
     if all(c.value != value for c in r.candidates):

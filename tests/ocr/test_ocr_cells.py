@@ -479,3 +479,36 @@ def test_a_glyph_the_classifier_sees_as_several_digits_is_cut_though_narrow() ->
             return out
 
     assert read(_OneModel()).value == 7
+
+
+def test_a_copy_read_as_its_sure_original_is_confident_two_doubtful_copies_are_not() -> None:
+    # the boxes add up to 42 and TOTAL SCORE read 42 (the sum vouches for it); the BONUS is
+    # surely 0, so TOTAL and its repeat below are copies of it: read 42 too, each unsure on
+    # its own, they are confident (a misread copy would have to land on 42)
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 2, 3, 12, 10, 12], strict=True)]
+    T = TotalField
+    score = _unsure(T.UPPER_SUBTOTAL.value, (42, 0.655), (12, 0.254))
+    bonus = _read(T.UPPER_BONUS.value, 0, 1.0)
+    total = _unsure(T.UPPER_TOTAL.value, (42, 0.7), (12, 0.2))
+    repeat = _unsure(T.UPPER_TOTAL_REPEAT.value, (42, 0.5), (47, 0.4))
+    cross_check([*upper, score, bonus, total, repeat], layout.Side.FRONT, get_rules(None))
+    assert score.status == CONFIDENT
+    for r in (total, repeat):
+        assert r.status == CONFIDENT and r.value == 42 and "copy" in r.checks
+    # without the boxes nothing vouches for TOTAL SCORE: copies unsure alike stay unsure
+    # (one hand's digit misread alike in both)
+    score = _unsure(T.UPPER_SUBTOTAL.value, (42, 0.655), (12, 0.254))
+    total = _unsure(T.UPPER_TOTAL.value, (42, 0.7), (12, 0.2))
+    repeat = _unsure(T.UPPER_TOTAL_REPEAT.value, (42, 0.5), (47, 0.4))
+    cross_check([score, _read(T.UPPER_BONUS.value, 0, 1.0), total, repeat],
+                layout.Side.FRONT, get_rules(None))
+    assert all(r.status == NEEDS_REVIEW for r in (score, total, repeat))
+    # a BONUS of 35: TOTAL is no copy of TOTAL SCORE (its own sum, with two parts, decides)
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    score = _read(T.UPPER_SUBTOTAL.value, 63, 0.999)
+    total = _unsure(T.UPPER_TOTAL.value, (63, 0.7), (98, 0.2))
+    cross_check([*upper, score, _read(T.UPPER_BONUS.value, 35, 0.999), total],
+                layout.Side.FRONT, get_rules(None))
+    assert total.status == NEEDS_REVIEW and "copy" not in total.checks
