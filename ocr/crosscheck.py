@@ -18,6 +18,7 @@ KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings th
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 ALIKE_MIN = 0.4  # ... this likely where two of the sum's cells read as candidates hold it too
+INFERRED_MIN = 0.05  # ... a legal value taken for an illegal reading, where a sum holds plainly
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
@@ -132,17 +133,23 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
 
 
 def _confirm_held(sums: _Sums) -> None:
-    """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins)."""
+    """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins); one
+    inferred from the box's legal values from INFERRED_MIN, where the sum holds plainly
+    (the legal value taken for an illegal reading is then the one the sum needs)."""
     for key, (r, note) in sums.held.items():
         r.checks.append(note)
-        _confirm(r, CROSS_MIN if key in sums.plain else ALIKE_MIN)
+        if key not in sums.plain:
+            _confirm(r, ALIKE_MIN)
+        elif not _confirm(r, CROSS_MIN) and r.inferred:
+            _confirm(r, INFERRED_MIN, inferred=True)
 
 
-def _confirm(r: CellRead, at_least: float) -> bool:
-    """A reading for review that a sum confirms is confident from ``at_least`` (never one
-    inferred from the box's legal values, a name or a blank); True when it became so."""
-    if (r.status == NEEDS_REVIEW and not r.inferred and r.kind not in (TEXT, BLANK)
-            and r.confidence >= at_least):
+def _confirm(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:
+    """A reading for review that a sum confirms is confident from ``at_least`` (one inferred
+    from the box's legal values only where ``inferred``; never a name or a blank); True when
+    it became so."""
+    if (r.status == NEEDS_REVIEW and (inferred or not r.inferred)
+            and r.kind not in (TEXT, BLANK) and r.confidence >= at_least):
         r.status = CONFIDENT
         return True
     return False
@@ -239,7 +246,7 @@ def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> No
             if r is copy or r.kind == BLANK or not isinstance(r.value, int):
                 continue
             want = _holding(parts2, result2, r, rules)
-            if (r.status == CONFIDENT and r.confidence < KEEP_ON_FAIL and not r.inferred
+            if (r.status == CONFIDENT and (r.confidence < KEEP_ON_FAIL or r.inferred)
                     and any(c.value == want for c in r.candidates[:ALIKE_CANDIDATES])):
                 r.status = NEEDS_REVIEW
         _suspect(copy, value, sums)
@@ -276,10 +283,11 @@ def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
 
 
 def _suspect(r: CellRead, value: int, sums: _Sums) -> None:
-    """A cell for a person to look at (a reading inferred from the box's legal values is
-    one already), with ``value``, the reading the pad's sums suggest, among its candidates."""
+    """A cell for a person to look at (one inferred from the box's legal values too, though
+    a sum confirmed it), with ``value``, the reading the pad's sums suggest, among its
+    candidates."""
     sums.suspects.add(id(r))
-    if r.status == CONFIDENT and not r.inferred:
+    if r.status == CONFIDENT:
         r.status = NEEDS_REVIEW
     if all(c.value != value for c in r.candidates):
         r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))

@@ -512,3 +512,26 @@ def test_a_copy_read_as_its_sure_original_is_confident_two_doubtful_copies_are_n
     cross_check([*upper, score, _read(T.UPPER_BONUS.value, 35, 0.999), total],
                 layout.Side.FRONT, get_rules(None))
     assert total.status == NEEDS_REVIEW and "copy" not in total.checks
+
+
+def test_a_legal_value_taken_for_an_illegal_reading_is_confident_where_a_sum_holds() -> None:
+    # Fours read as "14" (no Fours box holds it): the best legal value, 12 (p 0.1), is
+    # taken, inferred; the boxes then add up to TOTAL SCORE: the sum confirms it
+    T = TotalField
+    upper = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    fours = upper[3]
+    fours.status, fours.inferred, fours.confidence = NEEDS_REVIEW, True, 0.1
+    fours.candidates = [Candidate(14, 0.8), Candidate(12, 0.1)]
+    score = _read(T.UPPER_SUBTOTAL.value, 63, 0.999)
+    cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
+    assert fours.status == CONFIDENT and fours.value == 12
+    # ... unless it is less likely than INFERRED_MIN, or the sum fails
+    fours.status, fours.confidence, fours.checks = NEEDS_REVIEW, 0.01, []
+    score = _read(T.UPPER_SUBTOTAL.value, 63, 0.999)
+    cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
+    assert fours.status == NEEDS_REVIEW
+    fours.confidence, fours.checks = 0.1, []
+    score = _read(T.UPPER_SUBTOTAL.value, 65, 0.999)
+    cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
+    assert fours.status == NEEDS_REVIEW
