@@ -283,7 +283,8 @@ def test_a_typed_card_survives_back_and_a_new_visit(serve: Callable[..., str], p
     page.fill("input[name='p0.g1.sixes']", "24")
     page.click("#check-btn")
     page.wait_for_selector("section.verdict")
-    page.go_back()
+    # (back may be served from the page cache without a load event: wait for the box)
+    page.go_back(wait_until="commit")
     page.wait_for_selector("input[name='p0.g1.sixes']")
     assert page.input_value("input[name='p0.g1.sixes']") == "24"
     # a new visit to the pad in this tab brings the draft back, columns and all
