@@ -156,12 +156,12 @@ def _confirm(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:
 
 
 def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
-    """A copy read as the same number as its confident original is confident from CROSS_MIN:
-    TOTAL of the upper section and its repeat below, and TOTAL SCORE and TOTAL where the
-    BONUS is surely blank or 0.  (Two doubtful copies agreeing are no evidence, one hand's
-    digit misread alike in both; a misread copy would have to land on a reading already
-    sure.)  A copy a failed sum suspects only where a sum that holds vouches for its original
-    (the failure lies elsewhere, or the player copied wrong and it is misread as right)."""
+    """A copy read as the same number as its original, which a sum that holds vouches for,
+    is confident from CROSS_MIN, and vouches for its own copy in turn: TOTAL SCORE and TOTAL
+    where the BONUS is surely blank or 0, TOTAL and its repeat below.  A misread copy would
+    have to land on a reading the pad's arithmetic confirms; two copies merely agreeing are
+    no evidence (one hand's digit misread alike in both), nor is an original sure on its own
+    (a misreading it is sure of would be made a second and a third time)."""
     T = TotalField
     vouched = {k for k in sums.plain if k not in sums.suspects}
     subtotal, bonus, total, repeat = (col.get(f.value) for f in (
@@ -174,13 +174,13 @@ def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
     while grown:  # (TOTAL SCORE -> TOTAL -> its repeat)
         grown = False
         for original, copy in pairs:
-            if (original is None or copy is None or original.status != CONFIDENT
-                    or original.inferred or original.kind == BLANK
-                    or copy.value != original.value
-                    or (id(copy) in sums.suspects and id(original) not in vouched)):
+            if (original is None or copy is None or id(original) not in vouched
+                    or id(copy) in vouched or original.status != CONFIDENT
+                    or original.kind == BLANK or copy.value != original.value):
                 continue
-            if _confirm(copy, CROSS_MIN):
+            if copy.status == CONFIDENT or _confirm(copy, CROSS_MIN):
                 copy.checks.append("copy")
+                vouched.add(id(copy))
                 grown = True
 
 
