@@ -71,7 +71,9 @@ class Reader:
         t0 = time.perf_counter()
         rs = get_rules(rules)
         img = load_image(data, max_bytes=self.max_bytes, max_pixels=self.max_pixels)
+        marks = [("load", time.perf_counter())]
         plan, to_photo = self.planner.plan_photo(img, corners)
+        marks.append(("find", time.perf_counter()))
 
         def photo_box(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
             x0, y0, x1, y1 = rect
@@ -83,6 +85,7 @@ class Reader:
         cells = plan.cells
         if self.use_classifier:
             self._classify(cells, self.model or cnn.load(), rs)
+        marks.append(("classify", time.perf_counter()))
         # ONE tesseract run over the cells the classifier is not sure of (and the names).
         ocr_images: list[np.ndarray] = []
         for cell in cells:
@@ -98,6 +101,7 @@ class Reader:
         texts: list[OcrText] = []
         if self.use_tesseract and ocr_images:
             texts = self.engine.read_batch(ocr_images)
+        marks.append(("tesseract", time.perf_counter()))
         reads = [read_cell(cell, texts, rs, photo_box(cell.rect), classifier=self.use_classifier,
                            tesseract=self.use_tesseract) for cell in cells]
         if self.cross_check:
@@ -108,9 +112,13 @@ class Reader:
             sheet = front_sheet(reads, rs)
         else:
             sheet = back_sheet(reads)
+        marks.append(("decide", time.perf_counter()))
+        timings = {step: t - before for (step, t), before in
+                   zip(marks, [t0, *(t for _s, t in marks[:-1])], strict=True)}
         return ScanResult(sheet, plan.side, reads, (plan.rotation * 90) % 360, plan.score,
-                          time.perf_counter() - t0, self.engine.name if self.use_tesseract else "none",
-                          plan.layout, _photo_corners(plan, to_photo, img.size), plan.marked)
+                          marks[-1][1] - t0, self.engine.name if self.use_tesseract else "none",
+                          plan.layout, _photo_corners(plan, to_photo, img.size), plan.marked,
+                          timings)
 
     def _classify(self, cells: list[Cell], model: dg.Classifier, rules: RuleSet) -> None:
         """Every glyph of the photo in one batch, with the alternative segmentations: two

@@ -78,6 +78,9 @@ class ScanResult:
     # seen in the photo): found, or moved onto the printed frame from those a person marked
     corners: list[list[int]] | None = None
     corners_given: bool = False  # the corners were marked by a person (no search)
+    # seconds per step (load, find: the pad and its labels, classify, tesseract: the cells,
+    # decide): where a slow photo's time went (the benchmark names it; not in ``to_dict``)
+    timings: dict[str, float] = dc_field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         out = {CONFIDENT: 0, NEEDS_REVIEW: 0, UNREADABLE: 0}

@@ -65,6 +65,11 @@ def test_exif_orientation_is_applied() -> None:
     result = scan_image(data)
     assert result.rotation == 0  # upright once the EXIF tag is applied
     _check((result, sheet, Side.FRONT))
+    # where the time went, step by step (the benchmark names it for the slowest photos)
+    assert list(result.timings) == ["load", "find", "classify", "tesseract", "decide"]
+    assert all(t >= 0 for t in result.timings.values())
+    assert abs(sum(result.timings.values()) - result.seconds) < 1e-6
+    assert "timings" not in result.to_dict()
 
 
 def test_a_pad_small_in_a_big_photo_is_read_from_its_full_resolution() -> None:
