@@ -74,20 +74,19 @@ class Tally:
     scanned: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
     reviewed: evaluate.Verdicts = field(default_factory=evaluate.Verdicts)
     refusals: list[str] = field(default_factory=list)
-    timed: list[tuple[float, str]] = field(default_factory=list)  # seconds, which photo
-    steps: dict[str, dict[str, float]] = field(default_factory=dict)  # which photo -> its steps
+    # seconds, which photo, its steps' seconds (``ScanResult.timings``)
+    timed: list[tuple[float, str, dict[str, float]]] = field(default_factory=list)
 
     @property
     def seconds(self) -> list[float]:
-        return [sec for sec, _which in self.timed]
+        return [sec for sec, _which, _steps in self.timed]
 
     def slowest(self, n: int = 3) -> list[str]:
         """The n slowest photos read, as "set#k 1.23 s (find 0.40, classify 0.50, ...)": the
         time goal is on the slowest, and where its time went says what to make faster."""
-        def steps(which: str) -> str:
-            return ", ".join(f"{k} {v:.2f}" for k, v in self.steps.get(which, {}).items())
-        return [f"{which} {sec:.2f} s ({steps(which)})"
-                for sec, which in sorted(self.timed, reverse=True)[:n]]
+        slow = sorted(self.timed, key=lambda t: t[0], reverse=True)[:n]
+        return [f"{which} {sec:.2f} s ({', '.join(f'{k} {v:.2f}' for k, v in steps.items())})"
+                for sec, which, steps in slow]
 
     def numbers(self) -> dict[str, float | int]:
         s = self.score
@@ -181,8 +180,7 @@ def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool
                 if verbose:
                     print(f"  {label}#{k} {mode}: refused, {exc.code}", file=sys.stderr)
                 continue
-            t.timed.append((time.perf_counter() - t0, f"{label}#{k}"))
-            t.steps[f"{label}#{k}"] = result.timings
+            t.timed.append((time.perf_counter() - t0, f"{label}#{k}", result.timings))
             sc = evaluate.score(result, photo.sheet, photo.side, photo.fields)
             t.score.add(sc)
             scanned = evaluate.verdicts(result.sheet, truth, RULES)

@@ -140,8 +140,8 @@ def _confirm_held(sums: _Sums) -> None:
         r.checks.append(note)
         if key not in sums.plain:
             _confirm(r, ALIKE_MIN)
-        elif not _confirm(r, CROSS_MIN) and r.inferred:
-            _confirm(r, INFERRED_MIN, inferred=True)
+        else:
+            _confirm(r, INFERRED_MIN if r.inferred else CROSS_MIN, inferred=r.inferred)
 
 
 def _confirm(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:

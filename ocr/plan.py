@@ -315,7 +315,6 @@ class Planner:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
         raise _not_a_pad(where)
 
-
     def _fuller(self, gray: np.ndarray, table: table_layout.Table | None,
                 grid: ruling.Grid | None) -> table_layout.Table | None:
         """The table ``grid`` reads as where it has more rows than ``table`` (or there is

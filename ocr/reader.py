@@ -13,6 +13,7 @@ agree; a value chosen because it is legal rather than because it read best is ma
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -113,8 +114,8 @@ class Reader:
         else:
             sheet = back_sheet(reads)
         marks.append(("decide", time.perf_counter()))
-        timings = {step: t - before for (step, t), before in
-                   zip(marks, [t0, *(t for _s, t in marks[:-1])], strict=True)}
+        timings = {step: t - before
+                   for (_s, before), (step, t) in itertools.pairwise([("start", t0), *marks])}
         return ScanResult(sheet, plan.side, reads, (plan.rotation * 90) % 360, plan.score,
                           marks[-1][1] - t0, self.engine.name if self.use_tesseract else "none",
                           plan.layout, _photo_corners(plan, to_photo, img.size), plan.marked,

@@ -72,6 +72,12 @@ def _read(field: str, value: int, confidence: float = 0.97) -> CellRead:
                     candidates=[Candidate(value, confidence)])
 
 
+def _upper(values: list[int], confidence: float = 0.999) -> list[CellRead]:
+    """The six upper boxes read as ``values``, Aces first."""
+    return [_read(b.value, v, confidence)
+            for b, v in zip([b for b in Box if b.is_upper], values, strict=True)]
+
+
 def test_a_digit_lost_at_the_edge_is_suspected_even_where_another_sum_holds() -> None:
     # the lower section adds up to 146; TOTAL read 46 (its 1 lost at the cell's edge);
     # 26 + 46 = 72 and GRAND TOTAL was read 72 (its 1 lost too): that sum holds
@@ -111,8 +117,7 @@ def test_a_digit_read_as_another_however_surely_is_suspected() -> None:
 
 
 def test_a_slip_suggests_only_values_the_box_can_hold() -> None:
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    upper = _upper([3, 6, 9, 12, 15, 18])
     total = _read(TotalField.UPPER_SUBTOTAL.value, 66, 0.999)  # 63 written as 66: a slip
     cross_check([*upper, total], layout.Side.FRONT, get_rules(None))
     assert [c.value for c in total.candidates] == [66, 63]
@@ -158,8 +163,7 @@ def test_tesseract_counting_more_digits_lets_the_cut_reading_win() -> None:
 def test_the_copies_of_a_total_a_digit_from_its_sum_are_suspects_too() -> None:
     # the boxes add up to 41; TOTAL SCORE, TOTAL (with no bonus) and its repeat below all
     # read 4: the hand's 1 lost against the 4 each time, and 4 + 0 = 4 = 4 holds
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [1, 8, 3, 12, 5, 12], strict=True)]
+    upper = _upper([1, 8, 3, 12, 5, 12])
     score = _read(TotalField.UPPER_SUBTOTAL.value, 4, 0.997)
     bonus = _read(TotalField.UPPER_BONUS.value, 0, 1.0)
     total = _read(TotalField.UPPER_TOTAL.value, 4, 0.992)
@@ -182,8 +186,7 @@ def test_a_sum_that_holds_through_a_misreading_its_copies_repeat_vouches_for_not
     # (60, unsure, 50 its runner-up), in TOTAL and its repeat below (60 and 60: copies, which
     # x + 0 = x cannot check) and in GRAND TOTAL: 60 + 107 = 167 holds, through the same
     # misreading twice
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 4, 9, 8, 20, 6], strict=True)]
+    upper = _upper([3, 4, 9, 8, 20, 6])
     T = TotalField
     score = _unsure(T.UPPER_SUBTOTAL.value, (60, 0.749), (50, 0.251))
     bonus = _read(T.UPPER_BONUS.value, 0, 1.0)
@@ -208,8 +211,7 @@ def test_a_failed_sum_one_doubtful_cells_digit_accounts_for_keeps_the_sure_readi
     # the boxes add up to 63; TOTAL SCORE read 68, unsure, none of its candidates 63: one
     # digit of it (and of no other cell: no box can be 5 more and a digit other) from
     # holding. Its slip accounts for the failure; the boxes read at p 0.95 stay confident
-    upper = [_read(b.value, v, 0.95) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    upper = _upper([3, 6, 9, 12, 15, 18], 0.95)
     score = _unsure(TotalField.UPPER_SUBTOTAL.value, (68, 0.5), (60, 0.3))
     cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
     assert all(u.status == CONFIDENT for u in upper)
@@ -217,8 +219,7 @@ def test_a_failed_sum_one_doubtful_cells_digit_accounts_for_keeps_the_sure_readi
     assert 63 in [c.value for c in score.candidates]
     # Fives read 10 (the boxes 58): TOTAL SCORE 58 or Fives 20 would hold it, a digit
     # each: no one cell accounts for it, and every reading below 0.99 is a suspect
-    upper = [_read(b.value, v, 0.95) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 6, 9, 12, 10, 18], strict=True)]
+    upper = _upper([3, 6, 9, 12, 10, 18], 0.95)
     score = _unsure(TotalField.UPPER_SUBTOTAL.value, (68, 0.5), (60, 0.3))
     cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
     assert all(u.status == NEEDS_REVIEW for u in upper)
@@ -227,8 +228,7 @@ def test_a_failed_sum_one_doubtful_cells_digit_accounts_for_keeps_the_sure_readi
 def test_a_cell_its_own_sum_vouches_for_explains_no_other_failure() -> None:
     # TOTAL SCORE 42 (unsure alone, 12 its runner-up) is vouched for by the boxes adding up
     # to 42; TOTAL was read 12: that failure is no longer put down to TOTAL SCORE
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 2, 3, 12, 10, 12], strict=True)]
+    upper = _upper([3, 2, 3, 12, 10, 12])
     score = _read(TotalField.UPPER_SUBTOTAL.value, 42, 0.655)
     score.status, score.candidates = NEEDS_REVIEW, [Candidate(42, 0.655), Candidate(12, 0.254)]
     total = _read(TotalField.UPPER_TOTAL.value, 12, 0.924)
@@ -485,8 +485,7 @@ def test_a_copy_read_as_its_vouched_original_is_confident_unvouched_copies_are_n
     # the boxes add up to 42 and TOTAL SCORE read 42 (the sum vouches for it); the BONUS is
     # surely 0, so TOTAL and its repeat below are copies of it: read 42 too, each unsure on
     # its own, they are confident (a misread copy would have to land on 42)
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 2, 3, 12, 10, 12], strict=True)]
+    upper = _upper([3, 2, 3, 12, 10, 12])
     T = TotalField
     score = _unsure(T.UPPER_SUBTOTAL.value, (42, 0.655), (12, 0.254))
     bonus = _read(T.UPPER_BONUS.value, 0, 1.0)
@@ -507,8 +506,7 @@ def test_a_copy_read_as_its_vouched_original_is_confident_unvouched_copies_are_n
                     layout.Side.FRONT, get_rules(None))
         assert all(r.status == NEEDS_REVIEW for r in (total, repeat))
     # a BONUS of 35: TOTAL is no copy of TOTAL SCORE (its own sum, with two parts, decides)
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    upper = _upper([3, 6, 9, 12, 15, 18])
     score = _read(T.UPPER_SUBTOTAL.value, 63, 0.999)
     total = _unsure(T.UPPER_TOTAL.value, (63, 0.7), (98, 0.2))
     cross_check([*upper, score, _read(T.UPPER_BONUS.value, 35, 0.999), total],
@@ -520,8 +518,7 @@ def test_a_legal_value_taken_for_an_illegal_reading_is_confident_where_a_sum_hol
     # Fours read as "14" (no Fours box holds it): the best legal value, 12 (p 0.1), is
     # taken, inferred; the boxes then add up to TOTAL SCORE: the sum confirms it
     T = TotalField
-    upper = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if b.is_upper], [3, 6, 9, 12, 15, 18], strict=True)]
+    upper = _upper([3, 6, 9, 12, 15, 18])
     fours = upper[3]
     fours.status, fours.inferred, fours.confidence = NEEDS_REVIEW, True, 0.1
     fours.candidates = [Candidate(14, 0.8), Candidate(12, 0.1)]
