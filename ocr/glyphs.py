@@ -186,6 +186,7 @@ DIGIT_ASPECT = 0.75  # a digit is at most about this wide for its height
 MAYBE_TWO = 1.35  # glyph widths, in the hand's digit widths: perhaps two digits that touch
 TWO = 1.35  # ... as likely two as one
 THREE = 2.6  # ... three
+FOUR = 3.4  # ... four (a four-digit total of the six games, written in one stroke)
 DIGIT_HIGH = 0.6  # share of the hand's usual digit height a glyph needs to be split (not a dash)
 WIDER_THAN_HIGH = 1.1  # ... and how much wider than high it must be to be surely several
 
@@ -355,15 +356,16 @@ def digits_in(g: Glyph, median_w: float, median_h: float) -> tuple[int, bool]:
     r = w / unit
     if w < WIDER_THAN_HIGH * h:  # a wide single digit (a 0, a 4) is seldom wider than high
         return 1, r >= MAYBE_TWO
-    n = 3 if r >= THREE else 2 if r >= TWO else 1
+    n = 4 if r >= FOUR else 3 if r >= THREE else 2 if r >= TWO else 1
     return n, r >= MAYBE_TWO
 
 
 # How wide a glyph of one, two or three digits is, in the hand's digit widths (the unit of
 # ``digits_in``): the median and the spread of its logarithm, and how common each is (pairs
 # and triples written touching are common; a single digit is commonest). Measured on
-# development photos of the official pad (htmlpads seeds 300000-300089).
-WIDTHS = {1: (1.1, 0.3, 0.7), 2: (1.95, 0.2, 0.25), 3: (2.75, 0.18, 0.05)}
+# development photos of the official pad (htmlpads seeds 300000-300089); four (only the
+# back's TOTAL OF ALL GAMES, too few to measure) carried on from three.
+WIDTHS = {1: (1.1, 0.3, 0.7), 2: (1.95, 0.2, 0.25), 3: (2.75, 0.18, 0.05), 4: (3.6, 0.16, 0.01)}
 MAX_ODDS = 20.0  # the width alone never makes a cut more than this much likelier than none
 
 

@@ -31,14 +31,25 @@ from .cellread import ALT_PENALTY, anchors, classifier_sure, name_prep, prep_for
 from .crosscheck import cross_check
 from .decode import MAX_DIGITS
 from .geometry import order_corners
-from .glyphs import Glyph, digits_in, halves, ink_mask, join, seam_splits, splits, width_odds
-from .layout import Side
+from .glyphs import (
+    MAX_ODDS,
+    Glyph,
+    digits_in,
+    halves,
+    ink_mask,
+    join,
+    seam_splits,
+    splits,
+    width_odds,
+)
+from .layout import Kind, Side
 from .loading import MAX_BYTES, MAX_PIXELS, load_image
 from .plan import Cell, Plan, Planner
 from .result import NUMBER, TEXT, ScanResult
 from .tesseract import Engine, OcrText, TesseractEngine
 
-MAX_SPLIT = 3  # a glyph is cut into at most this many touching digits
+MAX_SPLIT = 3  # a glyph is cut into at most this many touching digits (but see ``four``)
+Pairs = dict[int, list[tuple[list[Glyph], float]]]  # a cell's glyph -> its cuts in two, odds
 SEVERAL_CUT = 0.5  # the classifier's 'several' from which a glyph of one digit's width is cut
 
 
@@ -141,6 +152,7 @@ class Reader:
         glyphs = [g for c in cells if c.kind == NUMBER for g in c.glyphs]
         median_w = float(np.median([g.x1 - g.x0 for g in glyphs])) if glyphs else 0.0
         median_h = float(np.median([g.y1 - g.y0 for g in glyphs])) if glyphs else 0.0
+        doubles: list[tuple[Cell, Pairs]] = []  # cells of four digits with two glyphs to cut
         for cell in cells:
             if cell.kind != NUMBER:
                 continue
@@ -150,22 +162,32 @@ class Reader:
             groups: list[tuple[list[Glyph], float]] = [(gs, 1.0)]
             groups += [([*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]], ALT_PENALTY)
                        for i in range(len(gs) - 1)]
+            pairs: Pairs = {}
+            # four digits are written only in the back's TOTAL OF ALL GAMES (a game's score
+            # of 1,000 takes eight bonus Yahtzees): elsewhere a fourth piece is a misread
+            four = cell.row.kind is Kind.GRAND
             for i, g in enumerate(gs):
                 n, maybe = digits_in(g, median_w, median_h)
                 if not maybe:
                     continue
                 cell.wide = True  # perhaps digits that touch: confident only when sure (cellread)
-                # surely several: every cut into as many (or one more or fewer) pieces;
-                # perhaps two: the one cut at the thinnest column of its middle
-                counts = range(2, min(n + 1, MAX_SPLIT, MAX_DIGITS - len(gs) + 1) + 1) \
-                    if n > 1 else [2]
+                # surely several: every cut into as many (or one more or fewer) pieces, into
+                # four only in a cell of four digits; perhaps two: the one cut at the
+                # thinnest column of its middle
+                most = min(n + 1 if n < 3 else n, MAX_DIGITS if four else MAX_SPLIT,
+                           MAX_DIGITS - len(gs) + 1)
+                counts = range(2, most + 1) if n > 1 else [2]
                 ways = ([p for m in counts for p in splits(g, m)] if n > 1
                         else [p for p in [halves(g)] if p])
                 # ... and parted along seams round the digits (slanted ones overlap in x)
                 ways += [p for m in counts for p in seam_splits(g, m)]
                 for pieces in ways:
-                    groups.append(([*gs[:i], *pieces, *gs[i + 1:]],
-                                   width_odds(g, len(pieces), median_w, median_h)))
+                    odds = width_odds(g, len(pieces), median_w, median_h)
+                    groups.append(([*gs[:i], *pieces, *gs[i + 1:]], odds))
+                    if len(pieces) == 2:
+                        pairs.setdefault(i, []).append((pieces, odds))
+            if four and len(gs) + 2 <= MAX_DIGITS and len(pairs) > 1:
+                doubles.append((cell, pairs))
             # the glyphs as cut come first: their probabilities are the cell's own (``probs``);
             # a glyph the other segmentations keep as it is is not read again
             for k, (grp, prior) in enumerate(groups):
@@ -178,6 +200,7 @@ class Reader:
             found = anchors(raw, spans, rules)
             first = len(batch)
             self._cut_several(spans, raw, row_of)
+            self._cut_pairs(doubles, spans, raw, row_of)
             if len(batch) > first:
                 more, more_feats = embed(batch[first:])
                 raw, feats = np.vstack([raw, more]), np.vstack([feats, more_feats])
@@ -186,6 +209,7 @@ class Reader:
             probs = dg.classify(batch, model)
             first = len(batch)
             self._cut_several(spans, probs, row_of)
+            self._cut_pairs(doubles, spans, probs, row_of)
             if len(batch) > first:
                 probs = np.vstack([probs, dg.classify(batch[first:], model)])
         for cell, k, idx in spans:
@@ -215,6 +239,23 @@ class Reader:
                     cell.priors.append(several)
                 if ways:
                     cell.wide = True
+
+    @staticmethod
+    def _cut_pairs(doubles: list[tuple[Cell, Pairs]], spans: list[tuple[Cell, int, list[int]]],
+                   probs: np.ndarray, row_of: Callable[[Glyph], int]) -> None:
+        """Two touching pairs in one cell of four digits (1294 written 12 94): both glyphs
+        cut at once, where the classifier sees each as several digits (a wide 2 beside a
+        pair is one digit), and no likelier by width than one cut.  The pieces were read
+        already, with the cuts of one glyph."""
+        for cell, pairs in doubles:
+            gs = cell.glyphs
+            several = [i for i in sorted(pairs)
+                       if float(probs[row_of(gs[i]), dg.SEVERAL]) >= SEVERAL_CUT]
+            for i, j in itertools.combinations(several, 2):
+                for (a, oa), (b, ob) in itertools.product(pairs[i], pairs[j]):
+                    grp = [*gs[:i], *a, *gs[i + 1:j], *b, *gs[j + 1:]]
+                    spans.append((cell, len(cell.priors) + 1, [row_of(g) for g in grp]))
+                    cell.priors.append(min(oa * ob, MAX_ODDS))
 
     def _asks_tesseract(self, cell: Cell, rules: RuleSet) -> bool:
         if cell.kind == TEXT:
