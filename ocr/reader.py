@@ -217,6 +217,14 @@ class Reader:
                 cell.probs = probs[idx]
             else:
                 cell.alts.append(probs[idx])
+        for cell in cells:
+            # one glyph the classifier sees as several digits (a 15 written close): its cuts
+            # in two are at least that likely, whatever its width says (not those in three:
+            # the class says several, not how many)
+            if len(cell.glyphs) == 1 and cell.probs is not None and cell.priors:
+                several = float(cell.probs[0, dg.SEVERAL])
+                cell.priors = [max(prior, several) if len(alt) == 2 else prior
+                               for prior, alt in zip(cell.priors, cell.alts, strict=True)]
 
     @staticmethod
     def _cut_several(spans: list[tuple[Cell, int, list[int]]], probs: np.ndarray,

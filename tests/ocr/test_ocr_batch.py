@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from ocr import digits as dg
 from ocr import layout
@@ -73,7 +74,7 @@ class SeesSeveral(Recording):
     def classify(self, masks: list[np.ndarray]) -> np.ndarray:
         out = super().classify(masks)
         for row, m in zip(out, masks, strict=True):
-            several = m.shape[1] > 0.9 * m.shape[0]
+            several = m.shape[1] > 0.75 * m.shape[0]
             row[dg.SEVERAL] = 0.95 if several else 1e-3
         return out
 
@@ -128,3 +129,20 @@ def test_one_glyph_of_four_touching_digits_is_cut_in_four_only_in_a_cell_of_four
     assert len(back.glyphs) == len(front.glyphs) == 1
     assert max(len(a) for a in back.alts) == 4
     assert max(len(a) for a in front.alts) == 3
+
+
+def test_a_glyph_the_classifier_sees_as_several_is_as_likely_cut_in_two() -> None:
+    """Two 0s written close (15 as narrow as one wide digit): the width alone makes a cut
+    unlikely, the classifier's 'several' makes a cut in two as likely as it says."""
+    def narrow_pair(model: Recording) -> Cell:
+        cell = _zeros_cell(FRONT_TOTAL, (20, 26))
+        _classified([cell], model)
+        assert len(cell.glyphs) == 1 and cell.alts
+        return cell
+
+    by_width = narrow_pair(Recording())
+    seen = narrow_pair(SeesSeveral())
+    in_two = [p for p, alt in zip(by_width.priors, by_width.alts, strict=True) if len(alt) == 2]
+    assert in_two and max(in_two) < 0.95
+    for width_prior, prior, alt in zip(by_width.priors, seen.priors, seen.alts, strict=True):
+        assert prior == pytest.approx(max(width_prior, 0.95) if len(alt) == 2 else width_prior)
