@@ -202,9 +202,11 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
 
 
 def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, list[int]]],
-            rules: RuleSet) -> dict[int, int]:
-    """Glyphs surely read, in cells read as a legal value: batch row -> its digit."""
+            rules: RuleSet) -> tuple[dict[int, int], set[int]]:
+    """Glyphs surely read, in cells read as a legal value: batch row -> its digit; and the
+    rows of those the box itself says (its one legal value of that length)."""
     out: dict[int, int] = {}
+    said: set[int] = set()
     for cell, k, idx in spans:
         if k != 0 or cell.wide:
             continue
@@ -213,6 +215,7 @@ def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, list[int]]],
         forced = [v for v in legal or () if len(str(v)) == len(idx)]
         if len(forced) == 1:
             out.update({row: int(ch) for row, ch in zip(idx, str(forced[0]), strict=True)})
+            said.update(idx)
             continue
         cls = classifier_candidates(probs[idx])
         if not cls or cls[0].p < writer.ANCHOR_AT:
@@ -224,4 +227,4 @@ def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, list[int]]],
         text = str(value)
         if len(text) == len(idx):
             out.update({row: int(ch) for row, ch in zip(idx, text, strict=True)})
-    return out
+    return out, said

@@ -197,14 +197,14 @@ class Reader:
         embed = getattr(model, "classify_embed", None) if self.adapt else None
         if embed is not None and batch:
             raw, feats = embed(batch)
-            found = anchors(raw, spans, rules)
+            found, said = anchors(raw, spans, rules)
             first = len(batch)
             self._cut_several(spans, raw, row_of)
             self._cut_pairs(doubles, spans, raw, row_of)
             if len(batch) > first:
                 more, more_feats = embed(batch[first:])
                 raw, feats = np.vstack([raw, more]), np.vstack([feats, more_feats])
-            probs = writer.adapt(raw, feats, found)
+            probs = writer.adapt(raw, feats, found, said)
         else:
             probs = dg.classify(batch, model)
             first = len(batch)

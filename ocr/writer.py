@@ -12,6 +12,8 @@ that evidence, never by what would make the pad's sums agree.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from . import digits as dg
@@ -23,17 +25,21 @@ ANCHOR_AT = 0.99  # a cell read at least this surely (and legally) gives anchors
 NEUTRAL = 0.8  # cosine similarity to a class's anchors above which it counts as evidence
 STRENGTH = 48.0  # logit added per unit of similarity above NEUTRAL
 CONSISTENT = 0.95  # a sheet whose anchors are less alike than this is not adapted to
+DISOWN = 0.85  # a sure reading this like a digit of another kind a box says is no anchor
 TOP = 2  # a class's similarity: the mean of its TOP nearest anchors (a near miss weighs less)
 
 
-def adapt(probs: np.ndarray, feats: np.ndarray, anchors: dict[int, int]) -> np.ndarray:
+def adapt(probs: np.ndarray, feats: np.ndarray, anchors: dict[int, int],
+          said: Collection[int] = ()) -> np.ndarray:
     """Probabilities of every glyph (rows of ``probs``), moved towards the anchors they
     resemble.  ``anchors`` maps a row index to the digit it surely is; those rows, and
-    everything when no digit has an anchor, are returned as they were."""
+    everything when no digit has an anchor, are returned as they were.  ``said``: the
+    anchors a box's one legal value gives (``disown`` the sure readings they contradict)."""
     out = probs.copy()
     if not anchors or len(probs) == 0:
         return out
     f = feats / np.maximum(np.linalg.norm(feats, axis=1, keepdims=True), 1e-9)
+    anchors = disown(f, anchors, said)
     idx = np.array(sorted(anchors))
     labels = np.array([anchors[i] for i in idx])
     rest = np.array([i for i in range(len(probs)) if i not in anchors])
@@ -54,6 +60,26 @@ def adapt(probs: np.ndarray, feats: np.ndarray, anchors: dict[int, int]) -> np.n
     logit -= logit.max(axis=1, keepdims=True)
     e = np.exp(logit)
     out[rest] = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+def disown(f: np.ndarray, anchors: dict[int, int], said: Collection[int]) -> dict[int, int]:
+    """The anchors without the classifier's sure readings that look like this hand's digits
+    of another kind, as the boxes say them (the 4 of the hand's 40s in Large Straight
+    against a sure 1 in Aces: an unfamiliar hand's 4 read surely as 1 would otherwise
+    teach the reader that its 4s are 1s).  Such a glyph is then adapted like any other."""
+    told = [i for i in said if i in anchors]
+    if not told:
+        return anchors
+    sims = f @ f[told].T  # (rows, told anchors)
+    told_digits = np.array([anchors[i] for i in told])
+    out = {}
+    for i, d in anchors.items():
+        if i not in said:
+            j = int(np.argmax(sims[i]))
+            if told_digits[j] != d and sims[i, j] >= DISOWN:
+                continue
+        out[i] = d
     return out
 
 

@@ -52,6 +52,23 @@ def test_an_unsure_glyph_like_the_hands_own_4s_reads_4() -> None:
     np.testing.assert_array_equal(out[:5], probs[:5])  # the anchors keep their readings
 
 
+def test_a_sure_reading_like_the_4s_a_box_says_is_no_anchor_and_is_adapted() -> None:
+    # rows 0-2: the 4s of this hand's 40s in Large Straight (the box says them); row 5: a
+    # glyph of the same shape read surely as 1 (an unfamiliar hand's 4), and two true 1s
+    four, one = _unit(0, 1), _unit(5)
+    probs = _probs(*[{4: 0.999}] * 3, *[{1: 0.999}] * 2, {1: 0.995, 4: 0.004})
+    feats = np.stack([four, four, four, one, one, 0.98 * four + 0.2 * _unit(7)])
+    anchors = {0: 4, 1: 4, 2: 4, 3: 1, 4: 1, 5: 1}
+    said = {0, 1, 2}
+    assert writer.disown(feats / np.linalg.norm(feats, axis=1, keepdims=True), anchors,
+                         said) == {0: 4, 1: 4, 2: 4, 3: 1, 4: 1}
+    out = writer.adapt(probs, feats, anchors, said)
+    assert int(np.argmax(out[5])) == 4  # no longer an anchor: it reads as the hand's 4s
+    np.testing.assert_array_equal(out[3:5], probs[3:5])  # the true 1s stay anchors
+    # without the box's word, the sure 1 stays an anchor and keeps its reading
+    np.testing.assert_array_equal(writer.adapt(probs, feats, anchors)[5], probs[5])
+
+
 def test_a_glyph_unlike_every_anchor_keeps_its_reading() -> None:
     probs, feats, anchors = _hand(({7: 0.6, 1: 0.35}, _unit(6)))  # similarity 0 to all
     np.testing.assert_allclose(writer.adapt(probs, feats, anchors), probs, rtol=1e-5)
@@ -106,7 +123,8 @@ def test_anchors_are_sure_legal_cells_and_boxes_with_one_value_of_that_length() 
         (_cell(Box.CHANCE, 2, wide=True), 0, [6, 7]),
         (_cell(Box.CHANCE, 1), 1, [8]),
     ]
-    assert anchors(probs, spans, rules) == {0: 1, 1: 2, 3: 2, 4: 5}
+    # ... the Full House's two said by the box, the Chance's read
+    assert anchors(probs, spans, rules) == ({0: 1, 1: 2, 3: 2, 4: 5}, {3, 4})
 
 
 def test_the_cnn_gives_the_same_probabilities_with_its_features() -> None:
