@@ -20,6 +20,9 @@ from .result import Candidate
 MAX_DIGITS = 4
 MAX_NUMBER = 10 ** MAX_DIGITS - 1
 MAX_CHECKS = 13  # bonus Yahtzees in one game: one per turn at most
+# ... but a game's total of 1,000 takes eight of them (the lower section at its best
+# is 235): an unsure reading of four digits there has a digit too many (158 read 1515)
+ONE_GAME_MOST = 999
 CONFIDENT_AT = 0.85  # a decoded probability at least this: the cell is confident
 
 
@@ -100,11 +103,12 @@ def legal_values_of(field: str, rules: RuleSet) -> frozenset[int] | None:
 
 
 def most_of(row: Row, rules: RuleSet) -> int:
-    """The largest number the row's cell can hold in any game under ``rules`` (a total: every
-    box at its best, every turn a bonus Yahtzee; the back: that for each game).  A reading
-    above it, unless sure, has a digit too many (320 read 3220, 62 read 626): the next
-    reading is taken, ``inferred``, for a person to confirm.  (A sure one is kept: a
-    player who wrote 163 for 63 made a slip the audit must see.)"""
+    """The largest number the row's cell holds in a game under ``rules`` (a total: every
+    box at its best, every turn a bonus Yahtzee, but one game's total below 1,000, see
+    ONE_GAME_MOST; the back: that for each game).  A reading above it, unless sure, has a
+    digit too many (320 read 3220, 62 read 626): the next reading is taken, ``inferred``,
+    for a person to confirm.  (A sure one is kept: a player who wrote 163 for 63 made a
+    slip the audit must see.)"""
     def best(boxes: tuple[Box, ...]) -> int:
         return sum(max(possible_values(rules, b)) for b in boxes)
 
@@ -112,16 +116,16 @@ def most_of(row: Row, rules: RuleSet) -> int:
     lower = best(LOWER) + MAX_CHECKS * rules.yahtzee_bonus
     grand = upper + rules.upper_bonus + lower
     if row.kind is Kind.SCORE:
-        return grand
+        return min(grand, ONE_GAME_MOST)
     if row.kind is Kind.GRAND:
-        return GAMES * grand
+        return GAMES * min(grand, ONE_GAME_MOST)
     if row.field is TotalField.UPPER_SUBTOTAL:
         return upper
     if row.field in (TotalField.UPPER_TOTAL, TotalField.UPPER_TOTAL_REPEAT):
         return upper + rules.upper_bonus
     if row.field is TotalField.LOWER_TOTAL:
-        return lower
-    return grand if row.field is TotalField.GRAND_TOTAL else MAX_NUMBER
+        return min(lower, ONE_GAME_MOST)
+    return min(grand, ONE_GAME_MOST) if row.field is TotalField.GRAND_TOTAL else MAX_NUMBER
 
 
 @dataclass

@@ -76,18 +76,25 @@ def _row(side: layout.Side, label: str) -> layout.Row:
 
 def test_a_total_no_game_reaches_is_a_misreading() -> None:
     hasbro = get_rules("hasbro")
-    # every box at its best (105 above, 235 below), a bonus Yahtzee every turn (13 x 100)
+    # every box at its best (105 above, 235 below) ...
     assert most_of(_row(layout.Side.FRONT, "TOTAL SCORE"), hasbro) == 105
-    assert most_of(_row(layout.Side.FRONT, "GRAND TOTAL"), hasbro) == 105 + 35 + 235 + 1300
-    assert most_of(_row(layout.Side.BACK, "GAME #2"), hasbro) == 1675
-    assert most_of(_row(layout.Side.BACK, "TOTAL OF ALL GAMES"), hasbro) == 6 * 1675
+    # ... and below, a bonus Yahtzee every turn (13 x 100) would make 1,675; but 1,000 takes
+    # eight of them: an unsure four-digit reading of one game's total is a digit too many
+    assert most_of(_row(layout.Side.FRONT, "GRAND TOTAL"), hasbro) == 999
+    assert most_of(_row(layout.Side.FRONT, "TOTAL Of Upper"), hasbro) == 105 + 35
+    assert most_of(_row(layout.Side.FRONT, "TOTAL Of Lower"), hasbro) == 999
+    assert most_of(_row(layout.Side.BACK, "GAME #2"), hasbro) == 999
+    assert most_of(_row(layout.Side.BACK, "TOTAL OF ALL GAMES"), hasbro) == 6 * 999
     assert most_of(_row(layout.Side.FRONT, "Chance"), hasbro) > 1675  # a box: its legal set
     # no Yahtzee bonus under a rule set without one
     plain = replace(hasbro, yahtzee_bonus=0)
     assert most_of(_row(layout.Side.FRONT, "GRAND TOTAL"), plain) == 375
     # a 320 read with a digit too many: the next reading, inferred, for a person to confirm
-    read = decide([Candidate(3220, 0.6), Candidate(320, 0.15)], None, 0.0, None, most=1675)
+    read = decide([Candidate(3220, 0.6), Candidate(320, 0.15)], None, 0.0, None, most=999)
     assert (read.value, read.inferred) == (320, True)
+    # ... but a sure reading is what was written (a player's slip, for the audit)
+    read = decide([Candidate(1515, 0.97), Candidate(155, 0.01)], None, 0.0, None, most=999)
+    assert (read.value, read.inferred) == (1515, False)
     assert decide([Candidate(3220, 0.6)], None, 0.0, None, most=1675).value is None
     # a sure reading is what was written: a player's 163 for 63 stays, for the audit
     slip = decide([Candidate(163, 0.99), Candidate(63, 0.01)], None, 0.0, None, most=105)
