@@ -188,7 +188,8 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
     """A failed sum that one doubtful cell's one candidate explains vouches for the rest of
     it; one that no doubtful cell explains, by a candidate or by a digit of its own
     (``_one_doubtful_slip``), doubts every reading in it below KEEP_ON_FAIL (not vouched
-    for by a sum that holds).  Returns, per failed sum, whether a candidate explains it."""
+    for by a sum that holds), and its total however sure where a doubtful cell is in it.
+    Returns, per failed sum, whether a candidate explains it."""
     explanations = [_explanations(parts, res, rules) for parts, res, _w in sums.failing]
     # (a cell that would explain one failed sum is vouched for by no other)
     explaining = {id(c) for why in explanations for way in why for c, _v in way}
@@ -199,6 +200,7 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             # read so, the sum vouches for the rest of it as a sum that holds does
             _vouch_rest(parts, res, why[0][0], explaining, rules)
             sums.implied.setdefault(id(why[0][0][0]), why[0][0])
+    totals: set[int] = set()  # ... the totals of those with a doubtful cell in them too
     for (parts, res, written), why in zip(sums.failing, explanations, strict=True):
         if not why and not _one_doubtful_slip(parts, res, rules):
             # no doubtful cell explains it: every reading still marked confident is a
@@ -207,10 +209,16 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             # read 263, 260 and 156 in one PLAYERS' SCORES column)
             unexplained.update(id(r) for r in written
                                if r.status == CONFIDENT and r.kind != BLANK)
+            # ... and a total, however sure, where a doubtful cell is in it that none of
+            # its readings makes hold: two cells are wrong then, and a misread total is
+            # what a verdict would call the player's slip (252 read surely 757 beside a
+            # lower TOTAL read 156 for 154: reviewed, the column was accused)
+            if any(r.status != CONFIDENT and r.kind != BLANK for r in written):
+                totals.add(id(res))
     for key, (r, note) in sums.failed.items():
         r.checks.append(note)
         if (key not in sums.held and key in unexplained and r.status == CONFIDENT
-                and r.confidence < KEEP_ON_FAIL):
+                and (r.confidence < KEEP_ON_FAIL or key in totals)):
             r.status = NEEDS_REVIEW
     return [bool(why) for why in explanations]
 

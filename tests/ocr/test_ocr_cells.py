@@ -534,3 +534,23 @@ def test_a_legal_value_taken_for_an_illegal_reading_is_confident_where_a_sum_hol
     score = _read(T.UPPER_SUBTOTAL.value, 65, 0.999)
     cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
     assert fours.status == NEEDS_REVIEW
+
+
+def test_a_sure_total_is_doubted_where_a_doubtful_cell_cannot_make_its_sum_hold() -> None:
+    # a fresh photo: the lower TOTAL 154 read 156 (unsure, 154 its runner-up), the GRAND
+    # TOTAL 252 read surely as 757 (the hand's 2 taken for a 7 twice): no reading of the
+    # doubtful cell makes 98 + it = 757. Two cells are wrong; once a person mends the
+    # doubtful one, a sure 757 would be called the player's slip
+    repeat = _read(TotalField.UPPER_TOTAL_REPEAT.value, 98, 0.999)
+    lower = _unsure(TotalField.LOWER_TOTAL.value, (156, 0.6), (154, 0.3))
+    grand = _read(TotalField.GRAND_TOTAL.value, 757, 0.999)
+    cross_check([repeat, lower, grand], layout.Side.FRONT, get_rules(None))
+    assert grand.status == NEEDS_REVIEW and grand.value == 757  # never changed to fit
+    assert repeat.status == CONFIDENT  # a sure part keeps its reading's word
+    # every cell sure, the sum failing by no digit's misreading: the player's slip, which
+    # the audit must see
+    repeat = _read(TotalField.UPPER_TOTAL_REPEAT.value, 98, 0.999)
+    lower = _read(TotalField.LOWER_TOTAL.value, 154, 0.999)
+    grand = _read(TotalField.GRAND_TOTAL.value, 300, 0.999)
+    cross_check([repeat, lower, grand], layout.Side.FRONT, get_rules(None))
+    assert grand.status == CONFIDENT
