@@ -85,13 +85,14 @@ FAINT_HIGH = 0.6  # ... which must be this high for the cell's own ink to count 
 FAINT_NARROW = 0.5  # ... and thin for its size, or this narrow for its height (a 1)
 
 
-def faint_ink(cell: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarray | None:
     """Digit-sized strokes much paler than the cell's ink (a digit written lightly beside dark
-    ones), which ``ink_mask`` leaves out: None when there are none."""
+    ones), which ``ink_mask`` leaves out: None when there are none.  A cell without ink of
+    its own measures them against ``digit_h`` (none looked for when it is 0)."""
     ys = np.nonzero(mask.any(axis=1))[0]
-    if len(ys) == 0:
+    if len(ys) == 0 and digit_h <= 0:
         return None
-    ink_h = int(ys[-1] - ys[0] + 1)
+    ink_h = int(ys[-1] - ys[0] + 1) if len(ys) else digit_h
     bg = paper_level(cell)
     if bg <= 0:
         return None

@@ -359,13 +359,19 @@ def cut(card: np.ndarray, g: Grid) -> list[Cell]:
             out.append(make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
     return out
 
+
+FAINT_DIGIT = 0.4  # share of a cell's height a digit written very lightly in it is at least
+
+
 def make_cell(card: np.ndarray, row: Row, r: int, c: int,
                rect: tuple[int, int, int, int]) -> Cell:
     """A cell cut from the card, its ink found and its kind (blank, number, ...) decided."""
     crop = card[rect[1]: rect[3], rect[0]: rect[2]]
     mask = ink_mask(crop)
     gs = glyphs(mask)
-    faint = faint_ink(crop, mask) if gs and row.kind is not Kind.MARKS else None
+    # (in an empty cell, against a small digit's height: a digit written very lightly)
+    digit_h = round(FAINT_DIGIT * crop.shape[0]) if row.kind is not Kind.NAME else 0
+    faint = faint_ink(crop, mask, digit_h) if row.kind is not Kind.MARKS else None
     if faint is not None:  # a digit written much lighter than its neighbours: read it too
         mask = mask | faint
         gs = glyphs(mask)

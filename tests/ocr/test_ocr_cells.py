@@ -9,8 +9,8 @@ from ocr import layout
 from ocr.cellgrid import inside
 from ocr.crosscheck import cross_check
 from ocr.glyphs import faint_ink, ink_mask
-from ocr.plan import Cell
-from ocr.result import CONFIDENT, NEEDS_REVIEW, Candidate, CellRead
+from ocr.plan import Cell, make_cell
+from ocr.result import BLANK, CONFIDENT, NEEDS_REVIEW, NUMBER, Candidate, CellRead
 from scorepad.boxes import Box, TotalField
 from scorepad.rules import get_rules
 
@@ -65,6 +65,22 @@ def test_a_pale_narrow_stroke_cut_by_the_cells_edge_is_ink() -> None:
     assert not mask[:, 8:16].any()  # too pale for the cell's ink
     faint = faint_ink(cell, mask)
     assert faint is not None and faint[:, 10:14].any()
+
+
+def test_a_digit_written_very_lightly_in_an_empty_cell_is_no_blank() -> None:
+    # a pale 1 alone in Aces (a hand pressing lightly): ink_mask leaves it out, and there
+    # is no dark digit to measure it by; a sure blank would have been a silent error
+    row = next(r for r in layout.FRONT.rows if r.field is Box.ACES)
+    card = np.full((60, 100), PAPER, np.uint8)
+    card[15:45, 48:52] = 206  # 16% darker than the paper (ink starts at 20%)
+    cell = make_cell(card, row, 0, 0, (0, 0, 100, 60))
+    assert not ink_mask(card).any()
+    assert cell.kind == NUMBER and cell.unsure_ink  # read, and only the sums may vouch
+    # paper with a faint speck or a smudge wider than a digit is high is still blank
+    card = np.full((60, 100), PAPER, np.uint8)
+    card[28:31, 40:43] = 206
+    card[10:22, 5:95] = 215
+    assert make_cell(card, row, 0, 0, (0, 0, 100, 60)).kind == BLANK
 
 
 def _read(field: str, value: int, confidence: float = 0.97) -> CellRead:
