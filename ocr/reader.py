@@ -163,8 +163,9 @@ class Reader:
             groups += [([*gs[:i], join(gs[i], gs[i + 1]), *gs[i + 2:]], ALT_PENALTY)
                        for i in range(len(gs) - 1)]
             pairs: Pairs = {}
-            # four digits are written only in the back's TOTAL OF ALL GAMES (a game's score
-            # of 1,000 takes eight bonus Yahtzees): elsewhere a fourth piece is a misread
+            # four digits are written only in the back's TOTAL OF ALL GAMES (one game's
+            # total stays below 1,000: decode.ONE_GAME_MOST): elsewhere a fourth piece is
+            # a misread
             four = cell.row.kind is Kind.GRAND
             for i, g in enumerate(gs):
                 n, maybe = digits_in(g, median_w, median_h)
