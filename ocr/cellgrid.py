@@ -9,8 +9,10 @@ lines is looked for near its place, in the cell's own stretch of it.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
+from .glyphs import ink_mask
 from .paper import paper_level
 
 LINE_DARK = 0.08  # darkness (share below the paper) of a line's pixels
@@ -93,3 +95,65 @@ def _alone(dark: np.ndarray, first: int, last: int) -> bool:
         return False
     return max(float(before.mean()), float(after.mean())) < LINE_ALONE * float(
         dark[first: last + 1].mean())
+
+
+OVER_REACH = 0.6  # how far past a cell's inside a number's ink is followed, as a share of its height
+LINE_RUN = 1 / 3  # a horizontal run of ink this share of the cell's width is a ruled line
+OWN_SHARE = 0.5  # a stroke with this share of its ink between the cell's lines is the cell's
+
+
+def over_lines(card: np.ndarray, rect: tuple[int, int, int, int], mask: np.ndarray
+               ) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
+    """Where ink reaches the top or bottom of the cell's inside (``rect``, its ink ``mask``):
+    the cell's strokes followed across its lines (the top of a 3 written over the line read
+    as a 5, a 2's base below it as a 7).  A stroke is followed where most of its ink lies
+    between the cell's lines, so a neighbour's digit written into the cell is not taken in
+    with it.  Inside ``rect`` the ink stays as cut.  Returns the rect grown to the cell's
+    ink and that ink, or None (nothing reaches the top or bottom, or the ink is not found
+    again around the cell)."""
+    x0, y0, x1, y1 = rect
+    if not mask.size or not (mask[0].any() or mask[-1].any()):
+        return None
+    h, w = y1 - y0, x1 - x0
+    reach = max(4, round(OVER_REACH * h))
+    ey0, ey1 = max(0, y0 - reach), min(card.shape[0], y1 + reach)
+    big = ink_mask(card[ey0:ey1, x0:x1])
+    top, bottom = y0 - ey0, y1 - ey0
+    inner = big[top:bottom] > 0
+    if np.count_nonzero(inner & (mask > 0)) < 0.8 * np.count_nonzero(mask):
+        return None  # (the ink around the cell set the threshold otherwise: keep the cell's)
+    run = cv2.getStructuringElement(cv2.MORPH_RECT, (max(9, round(LINE_RUN * w)), 1))
+    lines = cv2.morphologyEx(big, cv2.MORPH_OPEN, run)
+    # (a dash written for a zero is no line: a run wholly inside the cell's inside)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(lines, connectivity=8)
+    inside_only = (stats[:, 1] >= top) & (stats[:, 1] + stats[:, 3] <= bottom)
+    lines[inside_only[labels] & (labels > 0)] = 0
+    lines = cv2.dilate(lines, np.ones((3, 1), np.uint8))
+    strokes = cv2.bitwise_and(big, cv2.bitwise_not(lines))
+    rows = np.nonzero(lines.any(axis=1))[0]
+    bands = np.split(rows, np.nonzero(np.diff(rows) > 1)[0] + 1) if len(rows) else []
+    thick = max((len(b) for b in bands), default=0)
+    # a stroke crossing a line: the line's pixels between its two parts are the stroke's
+    if thick:
+        closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, np.ones((thick + 3, 1), np.uint8))
+        strokes = cv2.bitwise_or(strokes, cv2.bitwise_and(closed, lines))
+    # between the cell's lines: the bands nearest above and below its inside
+    lo = max((int(b[-1]) + 1 for b in bands if b[-1] < top), default=top)
+    hi = min((int(b[0]) for b in bands if b[0] >= bottom), default=bottom)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    keep = np.zeros(n, bool)
+    within = np.zeros(n, np.int64)
+    np.add.at(within, labels[lo:hi].ravel().astype(np.intp), 1)
+    seen = np.unique(labels[top:bottom][mask > 0])  # (only strokes of the cell's own ink)
+    for i in seen:
+        if i and within[i] >= OWN_SHARE * stats[i][4]:
+            keep[i] = True
+    own = keep[labels]
+    # (inside, the cell's ink as it was cut: a stroke joined to a band is not lost)
+    own[top:bottom] = mask > 0
+    ys = np.nonzero(own.any(axis=1))[0]
+    if not len(ys):
+        return (x0, y0, x1, y1), np.zeros_like(mask)
+    gy0, gy1 = min(top, int(ys[0])), max(bottom, int(ys[-1]) + 1)
+    out: np.ndarray = own[gy0:gy1].astype(np.uint8) * 255
+    return (x0, ey0 + gy0, x1, ey0 + gy1), out

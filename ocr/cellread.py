@@ -14,6 +14,7 @@ from scorepad.rules import RuleSet
 
 from . import digits as dg
 from . import writer
+from .cell import Cell
 from .decode import (
     CONFIDENT_AT,
     classifier_candidates,
@@ -25,7 +26,6 @@ from .decode import (
 )
 from .glyphs import count_marks, ink_mask
 from .paper import paper_level
-from .plan import Cell
 from .result import (
     BLANK,
     CONFIDENT,
@@ -152,9 +152,12 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
                      and (legal is None or digit in legal))
             cands = [Candidate(0, p_scratch)] + ([Candidate(digit, float(probs[0, digit]))]
                                                  if maybe else [])
+            # a stroke from the cut's left edge to its right may be a ruled line a skewed
+            # warp put inside the cell (a blank read as a sure 0): only the sums may say
+            ruled = bool(cell.mask[:, 0].any() and cell.mask[:, -1].any())
             return CellRead(**base, kind=SCRATCH, value=0, confidence=conf,
                             status=CONFIDENT if conf >= CONFIDENT_AT and not maybe
-                            else NEEDS_REVIEW, candidates=cands, readers=readers)
+                            and not ruled else NEEDS_REVIEW, candidates=cands, readers=readers)
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:
         seen = {c.value: c for c in cls}

@@ -8,20 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from dataclasses import field as dc_field
 
 import cv2
 import numpy as np
 from PIL import Image
 
 from . import geometry, ruling, table_layout
+from .cell import Cell, make_cell
 from .cellgrid import inside
 from .corners import check_corners
 from .geometry import flatten
-from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask
-from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Row, Side, field_key, game_index
+from .glyphs import Glyph, glyphs, ink_mask
+from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Side
 from .paper import paper_level
-from .result import BLANK, MARKS, NUMBER, TEXT, ScanError
+from .result import BLANK, ScanError
 from .tesseract import Engine, OcrEngineError
 
 WORK_SIDE = 1600  # the photo is processed at most this large
@@ -30,35 +30,6 @@ STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is n
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MIN_CELL = 10  # a value cell's inner size (card pixels) below this is not a real cell
 ZOOM_BELOW = 0.6  # a card warped up from less than this share of its size is re-planned
-
-
-@dataclass
-class Cell:
-    """One value cell cut from the card, with what the classifier made of its glyphs."""
-
-    row: Row
-    r: int
-    c: int
-    rect: tuple[int, int, int, int]  # in card coordinates
-    crop: np.ndarray
-    mask: np.ndarray
-    glyphs: list[Glyph]
-    kind: str
-    tess_index: int | None = None
-    probs: np.ndarray | None = None
-    alts: list[np.ndarray] = dc_field(default_factory=list)  # other segmentations' probabilities
-    priors: list[float] = dc_field(default_factory=list)  # ... and how likely each is a priori
-    wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
-    unsure_ink: bool = False  # faint ink read, or ink cut by the cell's edge
-    on_print: int = 0  # marks: slivers along the printed boxes left out (print, or a stroke)
-
-    @property
-    def field(self) -> str:
-        return field_key(self.row)
-
-    @property
-    def game(self) -> int | None:
-        return game_index(self.row, self.c)
 
 
 class SmallPad(Exception):
@@ -358,36 +329,6 @@ def cut(card: np.ndarray, g: Grid) -> list[Cell]:
             mx, my = 6, 5
             out.append(make_cell(card, row, r, c, (x0 + mx, y0 + my, x1 - mx, y1 - my)))
     return out
-
-
-FAINT_DIGIT = 0.4  # share of a cell's height a digit written very lightly in it is at least
-
-
-def make_cell(card: np.ndarray, row: Row, r: int, c: int,
-               rect: tuple[int, int, int, int]) -> Cell:
-    """A cell cut from the card, its ink found and its kind (blank, number, ...) decided."""
-    crop = card[rect[1]: rect[3], rect[0]: rect[2]]
-    mask = ink_mask(crop)
-    gs = glyphs(mask)
-    # (in an empty cell, against a small digit's height: a digit written very lightly)
-    digit_h = round(FAINT_DIGIT * crop.shape[0]) if row.kind is not Kind.NAME else 0
-    faint = faint_ink(crop, mask, digit_h) if row.kind is not Kind.MARKS else None
-    if faint is not None:  # a digit written much lighter than its neighbours: read it too
-        mask = mask | faint
-        gs = glyphs(mask)
-    if not gs:
-        kind = BLANK
-    elif row.kind is Kind.MARKS:
-        kind = MARKS
-    elif row.kind is Kind.NAME:
-        kind = TEXT
-    else:
-        kind = NUMBER
-    cell = Cell(row, r, c, rect, crop, mask, gs, kind)
-    # a glyph cut by the cell's edge may have lost a digit beyond it; a faint one may be
-    # read wrong: either way only the pad's sums can make the reading confident
-    cell.unsure_ink = faint is not None or clipped(mask)
-    return cell
 
 
 PRINT_COLUMNS = 4  # a row needs this many cells before what they all show is print

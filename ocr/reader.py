@@ -27,6 +27,7 @@ from scorepad.rules import RuleSet, get_rules
 from . import cnn, writer
 from . import digits as dg
 from .assemble import back_sheet, front_sheet
+from .cell import Cell
 from .cellread import ALT_PENALTY, anchors, classifier_sure, name_prep, prep_for_ocr, read_cell, read_name
 from .crosscheck import cross_check
 from .decode import MAX_DIGITS
@@ -44,7 +45,7 @@ from .glyphs import (
 )
 from .layout import Kind, Side
 from .loading import MAX_BYTES, MAX_PIXELS, load_image
-from .plan import Cell, Plan, Planner
+from .plan import Plan, Planner
 from .result import NUMBER, TEXT, ScanResult
 from .tesseract import Engine, OcrText, TesseractEngine
 

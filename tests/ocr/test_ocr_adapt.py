@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from ocr import cnn, digits, layout, writer
+from ocr.cell import Cell
 from ocr.cellread import anchors
 from ocr.glyphs import Glyph
-from ocr.plan import Cell
 from ocr.result import NUMBER
 from padsynth import handwriting as hw
 from scorepad.boxes import Box

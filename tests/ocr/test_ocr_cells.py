@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from ocr import layout
+from ocr.cell import Cell, make_cell
 from ocr.cellgrid import inside
 from ocr.crosscheck import cross_check
 from ocr.glyphs import faint_ink, ink_mask
-from ocr.plan import Cell, make_cell
 from ocr.result import BLANK, CONFIDENT, NEEDS_REVIEW, NUMBER, Candidate, CellRead
 from scorepad.boxes import Box, TotalField
 from scorepad.rules import get_rules
@@ -81,6 +81,31 @@ def test_a_digit_written_very_lightly_in_an_empty_cell_is_no_blank() -> None:
     card[28:31, 40:43] = 206
     card[10:22, 5:95] = 215
     assert make_cell(card, row, 0, 0, (0, 0, 100, 60)).kind == BLANK
+
+
+def test_a_number_written_over_the_cells_lines_is_read_whole_not_its_neighbour() -> None:
+    # the cell's lines at y 100 and 150; its inside cut 6 px within them (106..144)
+    row = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
+    card = _card()
+    card[96:141, 130:134] = INK  # a 1 written up over the top line
+    card[96:99, 126:134] = INK  # (its flag above the line)
+    card[110:156, 150:154] = INK  # a 1 written down over the bottom line
+    card[136:150, 170:176] = INK  # the tail of the digit below, written up into this cell
+    card[150:190, 166:178] = INK  # ... whose body is in the next row
+    rect = (106, 106, 186, 144)
+    cell = make_cell(card, row, 0, 0, rect)
+    top, bottom = cell.rect[1], cell.rect[3]
+    assert top <= 96 and bottom >= 156  # the cell grown to its strokes past both lines
+    ys, xs = np.nonzero(cell.mask)
+    assert ys.min() + top <= 97 and ys.max() + top >= 155  # the flag and the tail are read
+    # the neighbour's body is not taken in (its tail inside the cell stays as it was cut)
+    assert not cell.mask[150 - top: 156 - top, 166 - 106: 178 - 106].any()
+    assert not cell.mask[100 - top: 102 - top, : 120 - 106].any()  # nor the lines
+    assert [(g.x0 + 106, g.x1 + 106) for g in cell.glyphs][:2] == [(126, 134), (150, 154)]
+    # a cell whose ink stays clear of its inside's edges is cut as before
+    plain = _card()
+    plain[115:135, 130:140] = INK
+    assert make_cell(plain, row, 0, 0, rect).rect == rect
 
 
 def _read(field: str, value: int, confidence: float = 0.97) -> CellRead:
@@ -156,9 +181,9 @@ def _probs(*digits_p: tuple[int, float]) -> np.ndarray:
 def test_tesseract_counting_more_digits_lets_the_cut_reading_win() -> None:
     # "327" with the 3 and 2 touching: the classifier sees "2" in the wide glyph (sure) and
     # "7"; cut in two the wide glyph reads "3", "2".  Tesseract reads 327.
+    from ocr.cell import Cell
     from ocr.cellread import read_cell
     from ocr.glyphs import Glyph
-    from ocr.plan import Cell
     from ocr.result import NUMBER
     from ocr.tesseract import OcrText
 
@@ -256,9 +281,9 @@ def test_a_cell_its_own_sum_vouches_for_explains_no_other_failure() -> None:
 
 def test_a_stroke_that_may_be_a_one_is_no_confident_zero_where_a_one_is_legal() -> None:
     from ocr import digits as dg
+    from ocr.cell import Cell
     from ocr.cellread import read_cell
     from ocr.glyphs import Glyph
-    from ocr.plan import Cell
     from ocr.result import NUMBER
     from ocr.tesseract import OcrText
 
@@ -278,6 +303,25 @@ def test_a_stroke_that_may_be_a_one_is_no_confident_zero_where_a_one_is_legal() 
     assert 1 in [c.value for c in slanted_one.candidates]
     slash = stroke(0.001)
     assert slash.value == 0 and slash.status == CONFIDENT
+
+
+def test_a_stroke_across_the_whole_cut_is_no_sure_zero() -> None:
+    # a ruled line a skewed warp put inside a blank cell, or a dash drawn across the box:
+    # read 0, for the sums (or a person) to confirm; a dash clear of the sides is sure
+    from ocr import digits as dg
+    from ocr.cellread import read_cell
+    from ocr.tesseract import OcrText
+
+    chance = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
+    probs = np.zeros((1, len(dg.CLASSES)), np.float32)
+    probs[0, dg.CLASSES.index("dash")] = 1.0
+    for x0, x1, status in ((0, 100, NEEDS_REVIEW), (30, 70, CONFIDENT)):
+        card = np.full((40, 100), PAPER, np.uint8)
+        card[18:21, x0:x1] = INK
+        cell = make_cell(card, chance, 0, 0, (0, 0, 100, 40))
+        cell.probs, cell.tess_index = probs, 0
+        read = read_cell(cell, [OcrText("-", 0.9)], get_rules(None), (0, 0, 1, 1))
+        assert (read.value, read.status) == (0, status)
 
 
 def _three_digit_grand_total() -> Cell:
@@ -396,9 +440,9 @@ def test_a_wide_glyph_is_read_by_tesseract_however_sure_the_classifier() -> None
     # a wide 0 is surely a 0 whole, yet cut in two it may read 13: the segmentations' odds
     # keep it from confidence, so the second reader is asked (it may agree)
     from ocr import digits as dg
+    from ocr.cell import Cell
     from ocr.cellread import classifier_sure
     from ocr.glyphs import Glyph
-    from ocr.plan import Cell
     from ocr.result import NUMBER
 
     chance = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
@@ -430,7 +474,8 @@ def _boxes_cell(left_edge: int, tick: bool = False) -> np.ndarray:
 
 
 def test_the_check_boxes_edges_laid_a_little_off_are_not_marks() -> None:
-    from ocr.plan import _without_print, make_cell
+    from ocr.cell import make_cell
+    from ocr.plan import _without_print
 
     row = next(r for r in layout.FRONT.rows if r.kind is layout.Kind.MARKS)
     # the first box's left edge 3-4 px off in two cells: more than the print's own spread
@@ -464,9 +509,9 @@ def test_a_glyph_the_classifier_sees_as_several_digits_is_cut_though_narrow() ->
     # "21" written close: one glyph no wider than a digit (the width offers no cut), but
     # the classifier reads it as several digits: it is cut, and read 21 (in Chance, where
     # 2 cannot stand); the cell is held as a wide glyph is (tesseract asked)
+    from ocr.cell import Cell
     from ocr.cellread import read_cell
     from ocr.glyphs import glyphs
-    from ocr.plan import Cell
     from ocr.reader import Reader
     from ocr.result import NUMBER
 
