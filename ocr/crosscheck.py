@@ -12,6 +12,7 @@ from scorepad.rules import RuleSet
 
 from .decode import CONFIDENT_AT, legal_values_of
 from .layout import Side
+from .misread import apply_swap, swapped_digit, twins_by_swap
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
 KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings this sure confident
@@ -70,13 +71,17 @@ def _relations(col: dict[str, CellRead], side: Side) -> list[Relation]:
     upper = cells(*(b.value for b in Box if b.is_upper))
     lower = cells(*(b.value for b in Box if not b.is_upper), "yahtzee_bonus_checks")
     T = TotalField
+    # (a player who leaves the upper TOTAL's repeat below blank adds the TOTAL itself)
+    repeat = col.get(T.UPPER_TOTAL_REPEAT.value)
+    upper_part = (T.UPPER_TOTAL if repeat is not None and repeat.kind == BLANK
+                  else T.UPPER_TOTAL_REPEAT)
     return [
         ("upper_sum", upper, cells(T.UPPER_SUBTOTAL.value)),
         ("upper_total", cells(T.UPPER_SUBTOTAL.value, T.UPPER_BONUS.value),
          cells(T.UPPER_TOTAL.value)),
         ("lower_sum", lower, cells(T.LOWER_TOTAL.value)),
         ("upper_repeat", cells(T.UPPER_TOTAL.value), cells(T.UPPER_TOTAL_REPEAT.value)),
-        ("grand_total", cells(T.UPPER_TOTAL_REPEAT.value, T.LOWER_TOTAL.value),
+        ("grand_total", cells(upper_part.value, T.LOWER_TOTAL.value),
          cells(T.GRAND_TOTAL.value)),
     ]
 
@@ -334,7 +339,7 @@ def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[
         for b, db in moves[i + 1:]:
             if any(-d in db for d in da):
                 out.update((a, b))
-    return out
+    return out | twins_by_swap([*parts, result], result, rules)
 
 
 def _misread_twice(relations: list[Relation],
@@ -347,7 +352,7 @@ def _misread_twice(relations: list[Relation],
     its other reading."""
     out: dict[int, tuple[CellRead, int]] = {}
     for r, value in others.values():
-        swap = _swapped_digit(r.value, value)
+        swap = swapped_digit(r.value, value)
         if swap is None or not isinstance(r.value, int) or r.confidence >= CONFIDENT_AT:
             continue  # (a reading sure on its own is not sure through its sum only)
         step = value - r.value
@@ -364,33 +369,13 @@ def _misread_twice(relations: list[Relation],
                     continue
                 if c.field == "yahtzee_bonus_checks":
                     continue
-                other = _apply_swap(c.value, swap)
+                other = apply_swap(c.value, swap)
                 legal = legal_values_of(c.field, rules)
                 if (other is not None and other - c.value == step
                         and (legal is None or other in legal)):
                     out[id(r)] = (r, value)
                     out.setdefault(id(c), (c, other))
     return out
-
-
-def _swapped_digit(a: object, b: int) -> tuple[str, str, int] | None:
-    """The one digit a's numeral has other than b's: (a's digit, b's digit, its place
-    counted from the right), or None."""
-    if not isinstance(a, int) or not digit_other(a, b):
-        return None
-    x, y = str(a), str(b)
-    k = next(i for i in range(len(x)) if x[i] != y[i])
-    return x[k], y[k], len(x) - 1 - k
-
-
-def _apply_swap(value: int, swap: tuple[str, str, int]) -> int | None:
-    """``value`` with the digit at the swap's place changed the same way, if it is there."""
-    old, new, place = swap
-    s = str(value)
-    k = len(s) - 1 - place
-    if k < 0 or s[k] != old or (k == 0 and new == "0" and len(s) > 1):
-        return None
-    return int(s[:k] + new + s[k + 1:])
 
 
 def _copies(relations: list[Relation],
@@ -465,10 +450,16 @@ def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int,
     assert isinstance(r.value, int)
     now = _points(r.field, r.value, rules)
     sign = -1 if r is result else 1
+    legal = legal_values_of(r.field, rules)
     out: dict[int, int] = {}
     for c in r.candidates[:top]:
-        if isinstance(c.value, int) and c.value != r.value:
+        # (a value the box cannot hold, a 7 in Fives, is no reading that explains a sum)
+        if (isinstance(c.value, int) and c.value != r.value
+                and (legal is None or c.value in legal)):
             out.setdefault(sign * (_points(r.field, c.value, rules) - now), c.value)
+    if r.field == "yahtzee_bonus_checks" and r.status != CONFIDENT:
+        # (a mark not sure of may be no mark: a speck, what is left of the printed box)
+        out.setdefault(-sign * now, 0)
     return out
 
 

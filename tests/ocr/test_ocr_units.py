@@ -357,6 +357,84 @@ def test_a_sum_held_by_two_readings_misread_alike_vouches_for_neither() -> None:
     assert grand.status == CONFIDENT
 
 
+def _front(upper: list[int], sums: list[tuple[TotalField, int]], lower: list[int]
+           ) -> tuple[list[CellRead], list[CellRead], list[CellRead]]:
+    """A score card's column read surely as given (the sums as (field, value))."""
+    boxes = [_read(f, v, 0.999) for f, v in zip(UPPER, upper, strict=True)]
+    totals = [_read(f.value, v, 0.999) for f, v in sums]
+    below = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if not b.is_upper], lower, strict=True)]
+    return boxes, totals, below
+
+
+def test_one_digit_misread_alike_where_a_candidate_shows_it_once_vouches_for_neither() -> None:
+    # lower TOTAL 176 and GRAND TOTAL 274 (98 + 176), the hand's 7 read as a 1 in both:
+    # 116 and 214, and 98 + 116 = 214 holds.  GRAND TOTAL's candidates have 274, TOTAL's not
+    # 176; the same digit at the same place of TOTAL, misread the same way, holds the sum
+    # too, so it vouches for neither (a 3 of a kind misread too: the lower sum fails)
+    T = TotalField
+    upper, sums, lower_boxes = _front([3, 6, 9, 12, 15, 18], [
+        (T.UPPER_SUBTOTAL, 63), (T.UPPER_BONUS, 35), (T.UPPER_TOTAL, 98),
+        (T.UPPER_TOTAL_REPEAT, 98)], [28, 0, 25, 30, 40, 50, 5])
+    lower_boxes[0] = _read(Box.THREE_OF_A_KIND.value, 28, 0.5, NEEDS_REVIEW)
+
+    def column(grand_other: int) -> tuple[CellRead, CellRead]:
+        lower = _read(T.LOWER_TOTAL.value, 116, 0.3, NEEDS_REVIEW,
+                      [Candidate(116, 0.3), Candidate(118, 0.2)])
+        grand = _read(T.GRAND_TOTAL.value, 214, 0.3, NEEDS_REVIEW,
+                      [Candidate(214, 0.3), Candidate(grand_other, 0.2)])
+        reads = [replace(r) for r in [*upper, *sums, *lower_boxes]]
+        cross_check([*reads, lower, grand], layout.Side.FRONT, get_rules(None))
+        return lower, grand
+
+    lower, grand = column(274)
+    assert (lower.status, grand.status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+    assert "grand_total" in grand.checks
+    # a candidate with another digit other, which TOTAL does not show there: it vouches
+    lower, grand = column(213)
+    assert (lower.status, grand.status) == (CONFIDENT, CONFIDENT)
+
+
+def test_a_grand_total_beside_a_blank_repeat_is_checked_against_the_upper_total() -> None:
+    # the player left the upper TOTAL's repeat below blank: GRAND TOTAL adds TOTAL itself.
+    # 252 read surely as 752 is then a digit from holding, for a person to look at
+    T = TotalField
+    upper, sums, lower_boxes = _front([1, 8, 12, 8, 10, 24], [
+        (T.UPPER_SUBTOTAL, 63), (T.UPPER_BONUS, 35), (T.UPPER_TOTAL, 98)],
+        [17, 21, 25, 30, 40, 0, 21])
+    repeat = CellRead("", T.UPPER_TOTAL_REPEAT.value, 0, 0, "blank", None, 1.0, CONFIDENT)
+    lower = _read(T.LOWER_TOTAL.value, 154, 0.999)
+    grand = _read(T.GRAND_TOTAL.value, 752, 0.999)
+    cross_check([*upper, *sums, *lower_boxes, lower, repeat, grand], layout.Side.FRONT,
+                get_rules(None))
+    assert grand.status == NEEDS_REVIEW and grand.value == 752
+    assert 252 in [c.value for c in grand.candidates]
+
+
+def test_a_value_the_box_cannot_hold_explains_no_failed_sum() -> None:
+    # TOTAL SCORE 63 read surely as 61; Fives unsure, its runner-up 13 (no Fives score):
+    # no reading a box can hold makes the sum hold, so the sure total is doubted too
+    upper = _upper_column([3, 6, 9, 12, 15, 18], 61, [0.999, 0.999, 0.999, 0.999, 0.6, 0.999],
+                          0.999)
+    upper[4].candidates = [Candidate(15, 0.6), Candidate(13, 0.3)]
+    cross_check(upper, layout.Side.FRONT, get_rules(None))
+    assert upper[-1].status == NEEDS_REVIEW and upper[-1].value == 61
+
+
+def test_a_check_mark_not_sure_of_may_be_no_mark() -> None:
+    # the lower boxes add up to 113 and TOTAL reads 113; a speck in the YAHTZEE BONUS row
+    # read as one check (unsure) makes the sum fail by 100.  TOTAL's candidate 213 would
+    # hold it, and so would the check being no mark: the sum vouches for neither
+    T = TotalField
+    _, _, lower_boxes = _front([0] * 6, [], [22, 18, 25, 30, 0, 0, 18])
+    check = CellRead("", "yahtzee_bonus_checks", 0, 0, "marks", 1, 0.7, NEEDS_REVIEW,
+                     candidates=[Candidate(1, 1.0)])
+    lower = _read(T.LOWER_TOTAL.value, 113, 0.4, NEEDS_REVIEW,
+                  [Candidate(113, 0.4), Candidate(213, 0.3)])
+    cross_check([*lower_boxes, check, lower], layout.Side.FRONT, get_rules(None))
+    assert check.status == NEEDS_REVIEW
+
+
 def test_one_digit_misread_alike_in_a_part_and_its_total_is_doubted_in_both() -> None:
     # The hand's 8 read as a 1 in 3 of a kind (28 as 21, sure) and in the lower TOTAL (158
     # as 151, made confident by its sum, which 21 ... 151 holds): GRAND TOTAL 194 is right
@@ -542,9 +620,9 @@ def test_a_failed_sum_one_doubtful_cell_explains_vouches_for_the_rest() -> None:
     assert (reads[1].status, reads[1].value) == (NEEDS_REVIEW, 8)
     assert (reads[3].status, reads[4].status) == (CONFIDENT, CONFIDENT)
     assert "explained" in reads[3].checks
-    # a second way to account for it (Fours' own candidate 10 with Twos): no vouching
+    # a second way to account for it (Fours' own candidate 8 with Twos' 10): no vouching
     reads = _upper_column([3, 8, 9, 12, 15, 18], 63, confs, 0.999)
-    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35), Candidate(4, 0.01)]
-    reads[3].candidates = [Candidate(12, 0.6), Candidate(14, 0.3)]
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35), Candidate(10, 0.01)]
+    reads[3].candidates = [Candidate(12, 0.6), Candidate(8, 0.3)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert (reads[3].status, reads[4].status) == (NEEDS_REVIEW, NEEDS_REVIEW)

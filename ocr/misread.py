@@ -1,0 +1,62 @@
+"""One digit misread as another: where it sits in a number, and the same misreading made
+in two cells of one sum (one hand's confusion twice), which that sum cannot tell from a
+true reading."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorepad.readings import digit_other
+from scorepad.rules import RuleSet
+
+from .decode import legal_values_of
+from .result import BLANK, CellRead
+
+Swap = tuple[str, str, int]  # a digit, the digit read for it, its place counted from the right
+
+
+def swapped_digit(a: object, b: int) -> Swap | None:
+    """The one digit a's numeral has other than b's: (a's digit, b's digit, its place
+    counted from the right), or None."""
+    if not isinstance(a, int) or not digit_other(a, b):
+        return None
+    x, y = str(a), str(b)
+    k = next(i for i in range(len(x)) if x[i] != y[i])
+    return x[k], y[k], len(x) - 1 - k
+
+
+def apply_swap(value: int, swap: Swap) -> int | None:
+    """``value`` with the digit at the swap's place changed the same way, if it is there."""
+    old, new, place = swap
+    s = str(value)
+    k = len(s) - 1 - place
+    if k < 0 or s[k] != old or (k == 0 and new == "0" and len(s) > 1):
+        return None
+    return int(s[:k] + new + s[k + 1:])
+
+
+def twins_by_swap(cells: Sequence[CellRead], result: CellRead, rules: RuleSet,
+                  top: int = 6) -> set[int]:
+    """The cells (by ``id``) of a sum that holds, one of which has a candidate that is its
+    reading with one digit other, where the same digit at the same place of another cell,
+    misread the same way, would hold the sum as well: 419 and 475 read 119 and 175, the
+    total's candidates having 475 and the part's not 419."""
+    numbers = [r for r in cells if r.kind != BLANK and isinstance(r.value, int)
+               and r.field != "yahtzee_bonus_checks"]
+    out: set[int] = set()
+    for x in numbers:
+        assert isinstance(x.value, int)
+        for c in x.candidates[:top]:
+            swap = swapped_digit(x.value, c.value) if isinstance(c.value, int) else None
+            if swap is None:
+                continue
+            step = (int(c.value) - x.value) * (-1 if x is result else 1)
+            for y in numbers:
+                assert isinstance(y.value, int)
+                other = apply_swap(y.value, swap) if y is not x else None
+                legal = legal_values_of(y.field, rules)
+                if other is None or (legal is not None and other not in legal):
+                    continue
+                if step + (other - y.value) * (-1 if y is result else 1) == 0:
+                    out.update((id(x), id(y)))
+    return out
