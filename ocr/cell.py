@@ -51,8 +51,8 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
     crop = card[rect[1]: rect[3], rect[0]: rect[2]]
     mask = ink_mask(crop)
     if row.kind in (Kind.BOX, Kind.TOTAL, Kind.SCORE, Kind.GRAND):
-        # a number written over the cell's top or bottom line is read whole, and a
-        # neighbour's written over into this cell is left to it
+        # a number written over the cell's top or bottom line is read whole (a neighbour's
+        # digit written into this cell is not followed into its own row)
         grown = over_lines(card, rect, mask)
         if grown is not None:
             rect, mask = grown

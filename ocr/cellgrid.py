@@ -151,9 +151,7 @@ def over_lines(card: np.ndarray, rect: tuple[int, int, int, int], mask: np.ndarr
     own = keep[labels]
     # (inside, the cell's ink as it was cut: a stroke joined to a band is not lost)
     own[top:bottom] = mask > 0
-    ys = np.nonzero(own.any(axis=1))[0]
-    if not len(ys):
-        return (x0, y0, x1, y1), np.zeros_like(mask)
+    ys = np.nonzero(own.any(axis=1))[0]  # (never empty: the cell's ink reaches its edge)
     gy0, gy1 = min(top, int(ys[0])), max(bottom, int(ys[-1]) + 1)
     out: np.ndarray = own[gy0:gy1].astype(np.uint8) * 255
     return (x0, ey0 + gy0, x1, ey0 + gy1), out

@@ -339,7 +339,7 @@ def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[
         for b, db in moves[i + 1:]:
             if any(-d in db for d in da):
                 out.update((a, b))
-    return out | twins_by_swap([*parts, result], result, rules)
+    return out | twins_by_swap([*parts, result], result, rules, ALIKE_CANDIDATES)
 
 
 def _misread_twice(relations: list[Relation],

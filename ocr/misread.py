@@ -12,7 +12,7 @@ from scorepad.rules import RuleSet
 from .decode import legal_values_of
 from .result import BLANK, CellRead
 
-Swap = tuple[str, str, int]  # a digit, the digit read for it, its place counted from the right
+Swap = tuple[str, str, int]  # one numeral's digit, the other's there, its place from the right
 
 
 def swapped_digit(a: object, b: int) -> Swap | None:
@@ -36,8 +36,9 @@ def apply_swap(value: int, swap: Swap) -> int | None:
 
 
 def twins_by_swap(cells: Sequence[CellRead], result: CellRead, rules: RuleSet,
-                  top: int = 6) -> set[int]:
-    """The cells (by ``id``) of a sum that holds, one of which has a candidate that is its
+                  top: int) -> set[int]:
+    """The cells (by ``id``) of a sum that holds, one of which has a candidate (of its
+    ``top``) that is its
     reading with one digit other, where the same digit at the same place of another cell,
     misread the same way, would hold the sum as well: 419 and 475 read 119 and 175, the
     total's candidates having 475 and the part's not 419."""
