@@ -37,11 +37,10 @@ def apply_swap(value: int, swap: Swap) -> int | None:
 
 def twins_by_swap(cells: Sequence[CellRead], result: CellRead, rules: RuleSet,
                   top: int) -> set[int]:
-    """The cells (by ``id``) of a sum that holds, one of which has a candidate (of its
-    ``top``) that is its
-    reading with one digit other, where the same digit at the same place of another cell,
-    misread the same way, would hold the sum as well: 419 and 475 read 119 and 175, the
-    total's candidates having 475 and the part's not 419."""
+    """The cells (by ``id``) of a sum that holds, one of which has a candidate (among its
+    ``top``) that is its reading with one digit other, where the same digit at the same
+    place of another cell, misread the same way, would hold the sum as well: 419 and 475
+    read 119 and 175, the total's candidates having 475 and the part's not 419."""
     numbers = [r for r in cells if r.kind != BLANK and isinstance(r.value, int)
                and r.field != "yahtzee_bonus_checks"]
     out: set[int] = set()
