@@ -12,7 +12,7 @@ from scorepad.rules import RuleSet
 
 from .decode import CONFIDENT_AT, legal_values_of
 from .layout import Side
-from .misread import apply_swap, swapped_digit, twins_by_swap
+from .misread import misread_alike, swapped_digit, twins_by_swap
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 
 KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings this sure confident
@@ -365,14 +365,8 @@ def _misread_twice(relations: list[Relation],
                 continue  # (only a sum that holds vouches)
             partners = parts if r is result[0] else result
             for c in partners:
-                if c is r or c.kind == BLANK or not isinstance(c.value, int):
-                    continue
-                if c.field == "yahtzee_bonus_checks":
-                    continue
-                other = apply_swap(c.value, swap)
-                legal = legal_values_of(c.field, rules)
-                if (other is not None and other - c.value == step
-                        and (legal is None or other in legal)):
+                other = misread_alike(c, swap, rules) if c is not r else None
+                if other is not None and isinstance(c.value, int) and other - c.value == step:
                     out[id(r)] = (r, value)
                     out.setdefault(id(c), (c, other))
     return out

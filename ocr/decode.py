@@ -114,18 +114,18 @@ def most_of(row: Row, rules: RuleSet) -> int:
 
     upper = best(UPPER)
     lower = best(LOWER) + MAX_CHECKS * rules.yahtzee_bonus
-    grand = upper + rules.upper_bonus + lower
+    game = min(upper + rules.upper_bonus + lower, ONE_GAME_MOST)  # one game's total
     if row.kind is Kind.SCORE:
-        return min(grand, ONE_GAME_MOST)
+        return game
     if row.kind is Kind.GRAND:
-        return GAMES * min(grand, ONE_GAME_MOST)
+        return GAMES * game
     if row.field is TotalField.UPPER_SUBTOTAL:
         return upper
     if row.field in (TotalField.UPPER_TOTAL, TotalField.UPPER_TOTAL_REPEAT):
         return upper + rules.upper_bonus
     if row.field is TotalField.LOWER_TOTAL:
         return min(lower, ONE_GAME_MOST)
-    return min(grand, ONE_GAME_MOST) if row.field is TotalField.GRAND_TOTAL else MAX_NUMBER
+    return game if row.field is TotalField.GRAND_TOTAL else MAX_NUMBER
 
 
 @dataclass

@@ -35,6 +35,18 @@ def apply_swap(value: int, swap: Swap) -> int | None:
     return int(s[:k] + new + s[k + 1:])
 
 
+def misread_alike(cell: CellRead, swap: Swap, rules: RuleSet) -> int | None:
+    """What ``cell`` reads with the same digit at the same place misread the same way, where
+    that is a number its box can hold; None where it is not (or the digit is not there, or
+    the cell is blank or holds check marks, a count rather than digits)."""
+    if (cell.kind == BLANK or not isinstance(cell.value, int)
+            or cell.field == "yahtzee_bonus_checks"):
+        return None
+    other = apply_swap(cell.value, swap)
+    legal = legal_values_of(cell.field, rules)
+    return other if other is not None and (legal is None or other in legal) else None
+
+
 def twins_by_swap(cells: Sequence[CellRead], result: CellRead, rules: RuleSet,
                   top: int) -> set[int]:
     """The cells (by ``id``) of a sum that holds, one of which has a candidate (among its
@@ -53,9 +65,8 @@ def twins_by_swap(cells: Sequence[CellRead], result: CellRead, rules: RuleSet,
             step = (int(c.value) - x.value) * (-1 if x is result else 1)
             for y in numbers:
                 assert isinstance(y.value, int)
-                other = apply_swap(y.value, swap) if y is not x else None
-                legal = legal_values_of(y.field, rules)
-                if other is None or (legal is not None and other not in legal):
+                other = misread_alike(y, swap, rules) if y is not x else None
+                if other is None:
                     continue
                 if step + (other - y.value) * (-1 if y is result else 1) == 0:
                     out.update((id(x), id(y)))
