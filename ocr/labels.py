@@ -4,6 +4,7 @@ standard rows, and a label cell made ready for tesseract."""
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -98,19 +99,46 @@ def _similar(t: str, aliases: tuple[str, ...]) -> float:
     return best
 
 
-def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = ()
-          ) -> tuple[dict[int, int], float, int]:
+def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = (),
+          heights: Sequence[float] = ()) -> tuple[dict[int, int], float, int]:
     """Table rows -> template rows, in order: (mapping, summed similarity, matched labels).
 
     A monotone alignment (dynamic programming) of the labels as read; rows whose
     label was not read are filled in between two matched rows when the gap holds
     as many rows in the table as in the template (or as many as the template's
     non-header rows), and outward from the first and last matched rows.
+    ``heights``: the table rows' heights; two matched labels with too little of the
+    table between them for the template's rows between them (Threes and Fives in two
+    rows one above the other: Fours would be missing) cannot both be right, and the
+    less alike is let go.
     """
     n, m = len(texts), len(rows)
     hs = list(hints) or [""] * n
     sim = (np.array([[similarity(t, r, h) for r in rows] for t, h in zip(texts, hs, strict=True)])
            if n else np.zeros((0, m)))
+    anchors = _anchors(sim)
+    while (crowded := _crowded(anchors, rows, heights, sim)) is not None:
+        sim[crowded] = 0.0
+        anchors = _anchors(sim)
+    mapping = _filled(anchors, n, rows)
+    # a label as like two rows as each other (TOTAL: of the lower section, of the upper one)
+    # goes where the rows between it and its neighbours fill in with the most of the table
+    for k, (a, b) in enumerate(list(anchors)):
+        lo = anchors[k - 1][1] if k else -1
+        hi = anchors[k + 1][1] if k + 1 < len(anchors) else m
+        for b2 in range(lo + 1, hi):
+            if b2 != b and abs(sim[a, b2] - sim[a, b]) < 1e-9:
+                other = [*anchors[:k], (a, b2), *anchors[k + 1:]]
+                filled = _filled(other, n, rows)
+                if len(filled) > len(mapping):
+                    anchors, mapping = other, filled
+    total = float(sum(sim[a, b] for a, b in anchors))
+    return mapping, total, len(anchors)
+
+
+def _anchors(sim: np.ndarray) -> list[tuple[int, int]]:
+    """The monotone matching of table rows to template rows with the most similarity."""
+    n, m = sim.shape
     best = np.zeros((n + 1, m + 1))
     for i in range(1, n + 1):
         for j in range(1, m + 1):
@@ -129,20 +157,26 @@ def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = ()
         else:
             j -= 1
     anchors.reverse()
-    mapping = _filled(anchors, n, rows)
-    # a label as like two rows as each other (TOTAL: of the lower section, of the upper one)
-    # goes where the rows between it and its neighbours fill in with the most of the table
-    for k, (a, b) in enumerate(list(anchors)):
-        lo = anchors[k - 1][1] if k else -1
-        hi = anchors[k + 1][1] if k + 1 < len(anchors) else m
-        for b2 in range(lo + 1, hi):
-            if b2 != b and abs(sim[a, b2] - sim[a, b]) < 1e-9:
-                other = [*anchors[:k], (a, b2), *anchors[k + 1:]]
-                filled = _filled(other, n, rows)
-                if len(filled) > len(mapping):
-                    anchors, mapping = other, filled
-    total = float(sum(sim[a, b] for a, b in anchors))
-    return mapping, total, len(anchors)
+    return anchors
+
+
+ROOM = 0.5  # rows' heights the table may lack between two matched labels (rows vary in height)
+
+
+def _crowded(anchors: list[tuple[int, int]], rows: Sequence[Row], heights: Sequence[float],
+             sim: np.ndarray) -> tuple[int, int] | None:
+    """The less alike of two neighbouring matches whose table rows leave no room for the
+    template rows between them that every design prints (not a header, not optional),
+    each about a row high; None when all have room (or the heights are not known)."""
+    if not heights:
+        return None
+    row_h = float(np.median(heights))
+    for (i0, j0), (i1, j1) in itertools.pairwise(anchors):
+        need = sum(1 for j in range(j0, j1)
+                   if not rows[j].optional and rows[j].kind is not Kind.HEADER)
+        if sum(heights[i0:i1]) / row_h < need - ROOM:
+            return (i0, j0) if sim[i0, j0] < sim[i1, j1] else (i1, j1)
+    return None
 
 
 def _filled(anchors: list[tuple[int, int]], n: int, rows: Sequence[Row]) -> dict[int, int]:

@@ -212,7 +212,9 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     texts: list[OcrText] = engine.read_batch(crops) if crops else []
     labels_of = {k: [t.text for t in texts[a:b]] for k, (a, b, _xs, _ys) in spans.items()}
     # each turn's labels against the front's rows by themselves (kept where no hints are read)
-    front = {k: align(labels, ANY_FRONT_ROWS) for k, labels in labels_of.items()}
+    heights = {k: [float(h) for h in np.diff(ys)] for k, (_a, _b, _xs, ys) in spans.items()}
+    front = {k: align(labels, ANY_FRONT_ROWS, heights=heights[k])
+             for k, labels in labels_of.items()}
     hints_of: dict[int, list[str]] = {}
     unsure = [k for k in turns if _has_hints(spans[k][2]) and front[k][2] < LABELS_SURE]
     if unsure:
@@ -231,9 +233,10 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
         hints = hints_of.get(k, [])
         for side, rows in ((Side.FRONT, ANY_FRONT_ROWS), (Side.BACK, BACK_ROWS)):
             if side is Side.FRONT:
-                mapping, total, matched = align(labels, rows, hints) if hints else front[k]
+                mapping, total, matched = (align(labels, rows, hints, heights[k]) if hints
+                                           else front[k])
             else:
-                mapping, total, matched = align(labels, rows)
+                mapping, total, matched = align(labels, rows, heights=heights[k])
             if matched < MIN_ROWS[side] or _value_cols(xs, side) is None:
                 continue
             if best is None or total > best[0]:

@@ -126,6 +126,28 @@ def test_a_label_like_two_rows_goes_where_its_neighbours_fill_in() -> None:
         "YAHTZEE BONUS SCORE", "TOTAL Of Lower", "TOTAL Of Upper", "GRAND TOTAL"]
 
 
+def test_two_labels_matched_one_row_apart_with_a_row_between_them_are_not_both_kept() -> None:
+    # the official pad as tesseract read it on a fresh photo: Twos, Threes and Fours read
+    # as "ees na", "hives" and "heures nee", Fives as "tives Nee".  Fours' label read best
+    # as Threes, one row above Fives: without the rows' heights the upper section slid a
+    # row (Fours never read, the Fours row taken for Threes: reviewed, a column accused)
+    texts = ["le", "", "ees na", "hives \\e", "heures nee", "tives Nee", "", "", "", "Tora ~",
+             "LOWER BEE TION", "Sofa kine", "", "Tull Mewee", "Sm Btratgnt .", "La Stratent ~",
+             "VAnTree .", "Chance", "VANTIEE", "BONY Ss", "TOTAL .", "TOTAL —_", "GRAND TOTAL"]
+    heights = [18.0, 66.0] + [50.0] * 8 + [23.0] + [50.0] * 12
+    slid, _, _ = ad.align(texts, ANY_FRONT_ROWS)
+    assert ANY_FRONT_ROWS[slid[4]].label == "Threes = 3"
+    mapping, _, _ = ad.align(texts, ANY_FRONT_ROWS, heights=heights)
+    labels = {i: ANY_FRONT_ROWS[j].label for i, j in mapping.items()}
+    assert [labels[i] for i in range(1, 8)] == [
+        "Aces = 1", "Twos = 2", "Threes = 3", "Fours = 4", "Fives = 5", "Sixes = 6", "TOTAL SCORE"]
+    assert labels[22] == "GRAND TOTAL"
+    # rows high enough for the rows between (one row as high as two: a line not found)
+    tall = [*heights[:4], 100.0, *heights[5:]]
+    merged, _, _ = ad.align(texts, ANY_FRONT_ROWS, heights=tall)
+    assert ANY_FRONT_ROWS[merged[5]].label == "Fives = 5"
+
+
 def test_unrelated_labels_match_nothing() -> None:
     _, _, matched = ad.align(["Monday", "Tuesday", "Milk", "Bread", "Eggs", "Rice"], FRONT_ROWS)
     assert matched == 0
