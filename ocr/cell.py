@@ -74,6 +74,22 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
         kind = NUMBER
     cell = Cell(row, r, c, rect, crop, mask, gs, kind)
     # a glyph cut by the cell's edge may have lost a digit beyond it; a faint one may be
-    # read wrong: either way only the pad's sums can make the reading confident
-    cell.unsure_ink = faint is not None or clipped(mask)
+    # read wrong; a lone stroke down a side may be a ruled line: either way only the pad's
+    # sums can make the reading confident
+    cell.unsure_ink = faint is not None or clipped(mask) or line_like(gs, mask.shape)
     return cell
+
+
+SIDE = 0.25  # share of the cut's width, each side, where a line taken in lies
+THIN = 0.15  # ... and a line's width at most, of the cut's
+
+
+def line_like(gs: list[Glyph], shape: tuple[int, ...]) -> bool:
+    """One thin stroke from the cut's top to its bottom, by its left or right side: the
+    table's edge the cut took in where a lens bent it (read a sure 1 in a blank cell) looks
+    just like a 1 written tall."""
+    if len(gs) != 1:
+        return False
+    g, (h, w) = gs[0], shape[:2]
+    return (g.y0 == 0 and g.y1 >= h and g.x1 - g.x0 <= THIN * w
+            and (g.x1 <= SIDE * w or g.x0 >= (1 - SIDE) * w))

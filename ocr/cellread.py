@@ -19,6 +19,7 @@ from .decode import (
     CONFIDENT_AT,
     classifier_candidates,
     decide,
+    fixed_sure,
     legal_candidates,
     legal_values,
     most_of,
@@ -195,8 +196,9 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     # tesseract reading another number the box can hold: the two readers disagree, and
     # the classifier's odds alone do not settle it (only the pad's sums may)
     disputed = tnum is not None and tnum != d.value and (legal is None or tnum in legal)
-    sure = (d.confidence >= CONFIDENT_AT and not d.inferred and not disputed
-            and not cell.unsure_ink)
+    sure = ((d.confidence >= CONFIDENT_AT and not d.inferred
+             or fixed_sure(d.value, d.confidence, d.inferred, legal))
+            and not disputed and not cell.unsure_ink)
     status = CONFIDENT if sure else NEEDS_REVIEW
     return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
                     status=status, inferred=d.inferred, candidates=d.candidates,

@@ -4,13 +4,14 @@ failed sum no doubtful cell explains takes confidence away. Values are never cha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from scorepad.boxes import Box, TotalField
 from scorepad.readings import digit_apart, digit_other
 from scorepad.rules import RuleSet
 
-from .decode import CONFIDENT_AT, legal_values_of
+from . import sumread as sr
+from .decode import CONFIDENT_AT, fixed_sure, legal_values_of
 from .layout import Side
 from .misread import misread_alike, swapped_digit, twins_by_swap
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
@@ -39,7 +40,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
     for col in _columns(reads, side):
         relations = _relations(col, side)
         sums = _weigh(relations, rules)
-        _confirm_held(sums)
+        _confirm_held(sums, rules)
         # (after the sums that hold have made their readings confident: a cell a sum
         # vouches for explains no other sum's failure)
         explained = _doubt_failed(sums, rules)
@@ -114,7 +115,7 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
         if any(p.value is None and p.kind != BLANK for p in parts):
             continue
         written = [r for r in [*parts, result[0]] if r.kind != BLANK]
-        if sum(_worth(p, rules) for p in parts) != result[0].value:
+        if sum(sr.worth(p, rules) for p in parts) != result[0].value:
             # a misreading or the player's own mistake: the values stay as read
             for r in written:
                 sums.failed.setdefault(id(r), (r, f"{name}_failed"))
@@ -127,7 +128,7 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
                 else:
                     sums.slipped[id(r)] = (r, value)
             sums.failing.append((parts, result[0], written))
-        elif sum(_worth(p, rules) != 0 for p in parts) >= 2:
+        elif sum(sr.worth(p, rules) != 0 for p in parts) >= 2:
             # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
             twins = _held_alike(parts, result[0], rules)
             for r in written:
@@ -137,16 +138,19 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
     return sums
 
 
-def _confirm_held(sums: _Sums) -> None:
+def _confirm_held(sums: _Sums, rules: RuleSet) -> None:
     """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins); one
     inferred from the box's legal values from INFERRED_MIN, where the sum holds plainly
-    (the legal value taken for an illegal reading is then the one the sum needs)."""
+    (the legal value taken for an illegal reading is then the one the sum needs).  Not a
+    total inferred past what a game reaches (read 746, taken 46): the player may have
+    written that digit too many (146 for 46), a slip the sum would hide."""
     for key, (r, note) in sums.held.items():
         r.checks.append(note)
         if key not in sums.plain:
             _confirm(r, ALIKE_MIN)
         else:
-            _confirm(r, INFERRED_MIN if r.inferred else CROSS_MIN, inferred=r.inferred)
+            by_box = r.inferred and legal_values_of(r.field, rules) is not None
+            _confirm(r, INFERRED_MIN if r.inferred else CROSS_MIN, inferred=by_box)
 
 
 def _confirm(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:
@@ -193,7 +197,9 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
     """A failed sum that one doubtful cell's one candidate explains vouches for the rest of
     it; one that no doubtful cell explains, by a candidate or by a digit of its own
     (``_one_doubtful_slip``), doubts every reading in it below KEEP_ON_FAIL (not vouched
-    for by a sum that holds), and its total however sure where a doubtful cell is in it.
+    for by a sum that holds, nor a box's one score read sure enough by the box itself,
+    while another cell of the sum is doubtful), and its total however sure where a
+    doubtful cell is in it, or a total so doubted by another such sum.
     Returns, per failed sum, whether a candidate explains it."""
     explanations = [_explanations(parts, res, rules) for parts, res, _w in sums.failing]
     # (a cell that would explain one failed sum is vouched for by no other)
@@ -206,6 +212,7 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             _vouch_rest(parts, res, why[0][0], explaining, rules)
             sums.implied.setdefault(id(why[0][0][0]), why[0][0])
     totals: set[int] = set()  # ... the totals of those with a doubtful cell in them too
+    doubting: list[tuple[CellRead, list[CellRead]]] = []  # those sums' totals and readings
     for (parts, res, written), why in zip(sums.failing, explanations, strict=True):
         if not why and not _one_doubtful_slip(parts, res, rules):
             # no doubtful cell explains it: every reading still marked confident is a
@@ -220,12 +227,37 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             # lower TOTAL read 156 for 154: reviewed, the column was accused)
             if any(r.status != CONFIDENT and r.kind != BLANK for r in written):
                 totals.add(id(res))
+            doubting.append((res, written))
+    # a total so doubted is a doubtful cell of the sums it is a part of (TOTAL's repeat
+    # read surely 3 beside TOTAL 31, GRAND TOTAL 191 read surely 9: reviewed, accused)
+    grown = True
+    while grown:
+        grown = False
+        for res, written in doubting:
+            if (id(res) not in totals and id(res) not in sums.held
+                    and any(id(r) in totals and id(r) not in sums.held for r in written)):
+                totals.add(id(res))
+                grown = True
+    fixed = {k for k in unexplained if _fixed_sure(sums.failed[k][0], rules)}
     for key, (r, note) in sums.failed.items():
         r.checks.append(note)
-        if (key not in sums.held and key in unexplained and r.status == CONFIDENT
-                and (r.confidence < KEEP_ON_FAIL or key in totals)):
+        if (key not in sums.held and key in unexplained and key not in fixed
+                and r.status == CONFIDENT and (r.confidence < KEEP_ON_FAIL or key in totals)):
             r.status = NEEDS_REVIEW
+    # (... unless nothing else in its failed sum is left to a person: a failure must rest
+    # on a doubtful cell, never on sure readings alone)
+    for _parts, _res, written in sums.failing:
+        if not any(r.status != CONFIDENT for r in written if id(r) not in fixed):
+            for r in written:
+                if id(r) in fixed and id(r) not in sums.held and r.confidence < KEEP_ON_FAIL:
+                    r.status = NEEDS_REVIEW
     return [bool(why) for why in explanations]
+
+
+def _fixed_sure(r: CellRead, rules: RuleSet) -> bool:
+    """A box's one score read sure enough by the box itself (``decode.fixed_sure``): a
+    failed sum it is in is laid on the sum's other cells."""
+    return fixed_sure(r.value, r.confidence, r.inferred, legal_values_of(r.field, rules))
 
 
 def _one_doubtful_slip(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
@@ -251,14 +283,14 @@ def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> No
         cells = [*parts, result[0]]
         moved = [(c, implied[id(c)][1]) for c in cells
                  if id(c) in implied and implied[id(c)][1] != c.value]
-        if len(moved) != 1 or sum(_worth(p, rules) for p in parts) != result[0].value:
+        if len(moved) != 1 or sum(sr.worth(p, rules) for p in parts) != result[0].value:
             continue  # (only a sum that holds as read, with one cell implied other)
         copy, value = moved[0]
-        parts2, result2 = _read_as(parts, result[0], copy, value)
+        parts2, result2 = sr.read_as(parts, result[0], copy, value)
         for r in cells:
             if r is copy or r.kind == BLANK or not isinstance(r.value, int):
                 continue
-            want = _holding(parts2, result2, r, rules)
+            want = sr.holding(parts2, result2, r, rules)
             if (r.status == CONFIDENT and (r.confidence < KEEP_ON_FAIL or r.inferred)
                     and any(c.value == want for c in r.candidates[:ALIKE_CANDIDATES])):
                 r.status = NEEDS_REVIEW
@@ -317,7 +349,7 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
     for r in [*parts, result]:
         if r.field == "yahtzee_bonus_checks" or r.kind == BLANK or not isinstance(r.value, int):
             continue
-        want = _holding(parts, result, r, rules)
+        want = sr.holding(parts, result, r, rules)
         legal = legal_values_of(r.field, rules)
         if want < 0 or (legal is not None and want not in legal):
             continue
@@ -332,7 +364,7 @@ def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[
     """The cells of a sum that holds, two of which, read as one of their other candidates
     each, would hold it as well: a part and the total moved alike (the same digit misread
     the same way in both: 153 and 189 read 133 and 169), or two parts moved apart."""
-    moves = [(id(r), _moves(r, result, rules, ALIKE_CANDIDATES)) for r in [*parts, result]
+    moves = [(id(r), sr.moves(r, result, rules, ALIKE_CANDIDATES)) for r in [*parts, result]
              if r.kind != BLANK and isinstance(r.value, int)]
     out: set[int] = set()
     for i, (a, da) in enumerate(moves):
@@ -361,7 +393,7 @@ def _misread_twice(relations: list[Relation],
                 continue
             if r is not result[0] and all(p is not r for p in parts):
                 continue
-            if sum(_worth(p, rules) for p in parts) != result[0].value:
+            if sum(sr.worth(p, rules) for p in parts) != result[0].value:
                 continue  # (only a sum that holds vouches)
             partners = parts if r is result[0] else result
             for c in partners:
@@ -381,7 +413,7 @@ def _copies(relations: list[Relation],
     while grown:
         grown = False
         for _name, parts, result in relations:
-            nonzero = [p for p in parts if _worth(p, rules) != 0]
+            nonzero = [p for p in parts if sr.worth(p, rules) != 0]
             if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
                     or nonzero[0].field == "yahtzee_bonus_checks"):
                 continue
@@ -400,10 +432,10 @@ def _explanations(parts: list[CellRead], result: CellRead, rules: RuleSet) -> li
     sum are misread as often as one), would make the sum hold; each way as its cells and
     their candidates.  (Only confidence depends on this; the values stay as read.)  None:
     the failure may hide a confident misreading."""
-    gap = sum(_worth(p, rules) for p in parts) - _worth(result, rules)  # parts over total
+    gap = sum(sr.worth(p, rules) for p in parts) - sr.worth(result, rules)  # parts over total
     cells = [r for r in [*parts, result]
              if r.status != CONFIDENT and r.kind != BLANK and isinstance(r.value, int)]
-    moves = [_moves(r, result, rules, 5) for r in cells]
+    moves = [sr.moves(r, result, rules, 5) for r in cells]
     out: list[Way] = [((r, m[-gap]),) for r, m in zip(cells, moves, strict=True) if -gap in m]
     # two doubtful cells, each read as one of its candidates (two misread in one sum)
     for i, a in enumerate(moves):
@@ -420,59 +452,10 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, way: tuple[CellRead, in
     explains it (``way``): its other readings are confirmed as by a sum that holds (at
     CROSS_MIN, not where two of them could move alike), and the doubtful cell stays for a
     person to look at."""
-    parts2, result2 = _read_as(parts, result, *way)
-    if sum(_worth(p, rules) != 0 for p in parts2) < 2:
+    parts2, result2 = sr.read_as(parts, result, *way)
+    if sum(sr.worth(p, rules) != 0 for p in parts2) < 2:
         return  # (x == y, or x + 0 == y, is no evidence)
     twins = _held_alike(parts2, result2, rules)
     for r in [*parts, result]:
         if id(r) not in explaining and id(r) not in twins and _confirm(r, CROSS_MIN):
             r.checks.append("explained")
-
-
-def _read_as(parts: list[CellRead], result: CellRead, cell: CellRead, value: int
-             ) -> tuple[list[CellRead], CellRead]:
-    """The sum's parts and result with ``cell`` read as ``value`` (a copy of it; the
-    others are the cells themselves)."""
-    swap = {id(cell): replace(cell, value=value)}
-    return [swap.get(id(p), p) for p in parts], swap.get(id(result), result)
-
-
-def _moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, int]:
-    """How far each of the cell's ``top`` candidates (other than its reading) would move
-    its sum's parts over its total (a part's change as it is, the total's negated), to the
-    likeliest candidate that moves it so."""
-    assert isinstance(r.value, int)
-    now = _points(r.field, r.value, rules)
-    sign = -1 if r is result else 1
-    legal = legal_values_of(r.field, rules)
-    out: dict[int, int] = {}
-    for c in r.candidates[:top]:
-        # (a value the box cannot hold, a 7 in Fives, is no reading that explains a sum)
-        if (isinstance(c.value, int) and c.value != r.value
-                and (legal is None or c.value in legal)):
-            out.setdefault(sign * (_points(r.field, c.value, rules) - now), c.value)
-    if r.field == "yahtzee_bonus_checks" and r.status != CONFIDENT:
-        # (a mark not sure of may be no mark: a speck, what is left of the printed box)
-        out.setdefault(-sign * now, 0)
-    return out
-
-
-def _holding(parts: list[CellRead], result: CellRead, r: CellRead, rules: RuleSet) -> int:
-    """What cell ``r`` of a sum (one of its parts, or its result) would have to be worth,
-    the others as read, for the sum to hold."""
-    total = sum(_worth(p, rules) for p in parts)
-    if r is result:
-        return total
-    assert isinstance(result.value, int)
-    return result.value - total + _worth(r, rules)
-
-
-def _worth(r: CellRead, rules: RuleSet) -> int:
-    if r.kind == BLANK or not isinstance(r.value, int):
-        return 0
-    return _points(r.field, r.value, rules)
-
-
-def _points(field: str, value: int, rules: RuleSet) -> int:
-    """What a reading adds to its sum (a YAHTZEE BONUS reading counts check marks)."""
-    return value * rules.yahtzee_bonus if field == "yahtzee_bonus_checks" else value

@@ -595,6 +595,14 @@ def test_a_legal_value_taken_for_an_illegal_reading_is_confident_where_a_sum_hol
     score = _read(T.UPPER_SUBTOTAL.value, 65, 0.999)
     cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
     assert fours.status == NEEDS_REVIEW
+    # ... and not a total taken a digit shorter than read, past what a game reaches: TOTAL
+    # SCORE read 746 (no game's), 46 taken, and the boxes add up to 46: the player may
+    # have written 146, a slip the sum must not hide from a person
+    upper = _upper([1, 2, 3, 8, 20, 12])
+    score = _unsure(T.UPPER_SUBTOTAL.value, (46, 0.3), (746, 0.6))
+    score.inferred = True
+    cross_check([*upper, score], layout.Side.FRONT, get_rules(None))
+    assert score.status == NEEDS_REVIEW and "upper_sum" in score.checks
 
 
 def test_a_sure_total_is_doubted_where_a_doubtful_cell_cannot_make_its_sum_hold() -> None:
@@ -615,3 +623,58 @@ def test_a_sure_total_is_doubted_where_a_doubtful_cell_cannot_make_its_sum_hold(
     grand = _read(TotalField.GRAND_TOTAL.value, 300, 0.999)
     cross_check([repeat, lower, grand], layout.Side.FRONT, get_rules(None))
     assert grand.status == CONFIDENT
+
+
+def _two_digit_cell(box: Box) -> Cell:
+    """A cell of ``box`` written as two glyphs (probs to be set)."""
+    from ocr.glyphs import Glyph
+
+    row = next(r for r in layout.FRONT.rows if r.field is box)
+    blank = np.zeros((30, 60), np.uint8)
+    glyphs = [Glyph(blank[:, :20], x, x + 20, 0, 30) for x in (0, 25)]
+    return Cell(row, 0, 0, (0, 0, 60, 30), blank, blank, glyphs, NUMBER, tess_index=0)
+
+
+def test_a_box_of_one_score_read_as_its_score_is_confident_below_the_usual_bar() -> None:
+    # 40 in Large Straight, its 4 not quite sure (about 0.7 for the whole number): the box
+    # holds 40 or 0, so a misreading would be a digit from nothing or a whole other number
+    from ocr.cellread import read_cell
+    from ocr.decode import CONFIDENT_AT, FIXED_SURE
+    from ocr.tesseract import OcrText
+
+    rules = get_rules(None)
+    probs = _probs((4, 0.75), (0, 0.95))
+    cell = _two_digit_cell(Box.LARGE_STRAIGHT)
+    cell.probs = probs
+    read = read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1))
+    assert read.value == 40 and FIXED_SURE <= read.confidence < CONFIDENT_AT
+    assert read.status == CONFIDENT
+    # the same digits in a box of many scores: below the bar, for a person
+    cell = _two_digit_cell(Box.THREE_OF_A_KIND)
+    cell.probs = probs
+    assert read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1)).status == NEEDS_REVIEW
+    # tesseract reading the box's other value (0) disputes it
+    cell = _two_digit_cell(Box.LARGE_STRAIGHT)
+    cell.probs = probs
+    assert read_cell(cell, [OcrText("0", 0.6)], rules, (0, 0, 1, 1)).status == NEEDS_REVIEW
+    # a number the box cannot hold read best (10, a slip or a 4 read as a 1): 40 is only
+    # inferred, and a person looks
+    cell = _two_digit_cell(Box.LARGE_STRAIGHT)
+    cell.probs = _probs((1, 0.6), (0, 0.95))
+    read = read_cell(cell, [OcrText("", 0.0)], rules, (0, 0, 1, 1))
+    assert read.inferred and read.status == NEEDS_REVIEW
+
+
+def test_a_lone_stroke_down_the_cuts_side_is_no_sure_one() -> None:
+    # the table's right edge, bent by the lens, taken into a blank GAME #6 cell's cut: a
+    # thin stroke from its top to its bottom by its side, read a sure 1 before
+    aces = next(r for r in layout.FRONT.rows if r.field is Box.ACES)
+    for x0, x1, unsure in ((70, 76, True), (4, 9, True), (38, 44, False)):
+        card = np.full((77, 81), PAPER, np.uint8)
+        card[:, x0:x1] = INK
+        cell = make_cell(card, aces, 0, 5, (0, 0, 81, 77))
+        assert cell.kind == NUMBER and cell.unsure_ink is unsure
+    # a 1 written in the middle of the cell, not reaching its top: as sure as its reading
+    card = np.full((77, 81), PAPER, np.uint8)
+    card[12:65, 70:76] = INK
+    assert make_cell(card, aces, 0, 5, (0, 0, 81, 77)).unsure_ink is False

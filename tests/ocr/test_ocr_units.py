@@ -626,3 +626,25 @@ def test_a_failed_sum_one_doubtful_cell_explains_vouches_for_the_rest() -> None:
     reads[3].candidates = [Candidate(12, 0.6), Candidate(8, 0.3)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert (reads[3].status, reads[4].status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+
+
+def test_a_box_of_one_score_read_as_its_score_is_no_suspect_of_a_failed_sum() -> None:
+    # the lower boxes add up to 133, TOTAL reads 150: Chance (18, at 0.95) may be the
+    # misread one; Full House read 25 at 0.9 holds 25 or 0, and stays confident
+    T = TotalField
+
+    def column(chance_p: float) -> tuple[CellRead, CellRead]:
+        lower = [_read(b.value, v, 0.999) for b, v in zip(
+            [b for b in Box if not b.is_upper], [20, 0, 25, 30, 40, 0, 18], strict=True)]
+        lower[2].confidence = lower[2].candidates[0].p = 0.9
+        lower[6].confidence = lower[6].candidates[0].p = chance_p
+        total = _read(T.LOWER_TOTAL.value, 150, 0.999)
+        cross_check([*lower, total], layout.Side.FRONT, get_rules(None))
+        return lower[2], lower[6]
+
+    full_house, chance = column(0.95)
+    assert (full_house.status, chance.status) == (CONFIDENT, NEEDS_REVIEW)
+    assert "lower_sum_failed" in full_house.checks
+    # every other reading sure: the failure must rest on a cell a person looks at
+    full_house, chance = column(0.999)
+    assert (full_house.status, chance.status) == (NEEDS_REVIEW, CONFIDENT)

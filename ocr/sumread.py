@@ -1,0 +1,60 @@
+"""A pad's sums on cell readings: what a reading adds to its sum, what a cell would have to
+read for its sum to hold, and how far each of its candidates would move the sum."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorepad.rules import RuleSet
+
+from .decode import legal_values_of
+from .result import BLANK, CONFIDENT, CellRead
+
+
+def read_as(parts: list[CellRead], result: CellRead, cell: CellRead, value: int
+            ) -> tuple[list[CellRead], CellRead]:
+    """The sum's parts and result with ``cell`` read as ``value`` (a copy of it; the
+    others are the cells themselves)."""
+    swap = {id(cell): replace(cell, value=value)}
+    return [swap.get(id(p), p) for p in parts], swap.get(id(result), result)
+
+
+def moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, int]:
+    """How far each of the cell's ``top`` candidates (other than its reading) would move
+    its sum's parts over its total (a part's change as it is, the total's negated), to the
+    likeliest candidate that moves it so."""
+    assert isinstance(r.value, int)
+    now = points(r.field, r.value, rules)
+    sign = -1 if r is result else 1
+    legal = legal_values_of(r.field, rules)
+    out: dict[int, int] = {}
+    for c in r.candidates[:top]:
+        # (a value the box cannot hold, a 7 in Fives, is no reading that explains a sum)
+        if (isinstance(c.value, int) and c.value != r.value
+                and (legal is None or c.value in legal)):
+            out.setdefault(sign * (points(r.field, c.value, rules) - now), c.value)
+    if r.field == "yahtzee_bonus_checks" and r.status != CONFIDENT:
+        # (a mark not sure of may be no mark: a speck, what is left of the printed box)
+        out.setdefault(-sign * now, 0)
+    return out
+
+
+def holding(parts: list[CellRead], result: CellRead, r: CellRead, rules: RuleSet) -> int:
+    """What cell ``r`` of a sum (one of its parts, or its result) would have to be worth,
+    the others as read, for the sum to hold."""
+    total = sum(worth(p, rules) for p in parts)
+    if r is result:
+        return total
+    assert isinstance(result.value, int)
+    return result.value - total + worth(r, rules)
+
+
+def worth(r: CellRead, rules: RuleSet) -> int:
+    if r.kind == BLANK or not isinstance(r.value, int):
+        return 0
+    return points(r.field, r.value, rules)
+
+
+def points(field: str, value: int, rules: RuleSet) -> int:
+    """What a reading adds to its sum (a YAHTZEE BONUS reading counts check marks)."""
+    return value * rules.yahtzee_bonus if field == "yahtzee_bonus_checks" else value
