@@ -648,3 +648,23 @@ def test_a_box_of_one_score_read_as_its_score_is_no_suspect_of_a_failed_sum() ->
     # every other reading sure: the failure must rest on a cell a person looks at
     full_house, chance = column(0.999)
     assert (full_house.status, chance.status) == (NEEDS_REVIEW, CONFIDENT)
+
+
+def test_a_total_doubted_by_its_sum_doubts_the_totals_it_is_part_of() -> None:
+    # a fresh photo: the upper TOTAL 31 (unsure), its repeat read surely as 3 and GRAND
+    # TOTAL 191 surely as 9 (pale 1s lost). The repeat's failed sum doubts it however sure;
+    # GRAND TOTAL's sum (3 + 160 against 9) then has a doubtful cell in it too, and GRAND
+    # TOTAL goes to a person: kept sure, it was accused once the repeat was mended
+    T = TotalField
+    upper = [_read(f, v, 0.999) for f, v in zip(UPPER, [1, 2, 3, 4, 5, 16], strict=True)]
+    totals = [_read(T.UPPER_SUBTOTAL.value, 31, 0.999), _read(T.UPPER_BONUS.value, 0, 0.999),
+              _read(T.UPPER_TOTAL.value, 31, 0.725, NEEDS_REVIEW),
+              _read(T.UPPER_TOTAL_REPEAT.value, 3, 0.994)]
+    lower = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if not b.is_upper], [30, 25, 25, 30, 40, 0, 10], strict=True)]
+    lower_total = _read(T.LOWER_TOTAL.value, 160, 0.999)
+    grand = _read(T.GRAND_TOTAL.value, 9, 0.998)
+    cross_check([*upper, *totals, *lower, lower_total, grand], layout.Side.FRONT,
+                get_rules(None))
+    assert (totals[3].status, grand.status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+    assert grand.value == 9 and lower_total.status == CONFIDENT
