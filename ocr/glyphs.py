@@ -80,7 +80,9 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
     return out
 
 
-FAINT = 0.12  # darkness (share below the paper) of the faintest stroke looked for beside ink
+FAINT = 0.09  # darkness (share below the paper) of the faintest stroke looked for beside ink
+# (0.12 until 2026-11-28: a pale leading 1 at 0.10, beside a dark 0 or 8, was lost: 10 read a
+# sure 0, 18 a sure 8)
 FAINT_HIGH = 0.6  # ... which must be this high for the cell's own ink to count as a digit
 FAINT_NARROW = 0.5  # ... and thin for its size, or this narrow for its height (a 1)
 

@@ -67,6 +67,19 @@ def test_a_pale_narrow_stroke_cut_by_the_cells_edge_is_ink() -> None:
     assert faint is not None and faint[:, 10:14].any()
 
 
+def test_a_pale_leading_one_beside_a_dark_digit_is_found() -> None:
+    # a fresh photo's 10 in Fives: the 1 about a tenth darker than the paper, the 0 dark;
+    # left out, the cell read a sure 0
+    cell = np.full((39, 75), 252, np.uint8)
+    cell[8:33, 38:44] = 60  # the 0's stroke (a bar will do)
+    cell[8:33, 52:58] = 60
+    cell[10:32, 24:28] = 227  # the pale 1: darkness 0.099
+    mask = ink_mask(cell)
+    assert not mask[:, 20:32].any()
+    faint = faint_ink(cell, mask)
+    assert faint is not None and faint[:, 24:28].any()
+
+
 def test_a_digit_written_very_lightly_in_an_empty_cell_is_no_blank() -> None:
     # a pale 1 alone in Aces (a hand pressing lightly): ink_mask leaves it out, and there
     # is no dark digit to measure it by; a sure blank would have been a silent error
