@@ -7,7 +7,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,30 @@ def make_app(tmp: Path, **extra: Any) -> Flask:
     return app
 
 
+def closing_bodies(app: Any) -> Callable[..., Iterator[bytes]]:
+    """The WSGI app with each response body closed once sent (or when dropped).
+
+    werkzeug's development server closes a body only after reading what is left of the
+    request; a browser that resets the connection then (leaving a page while an icon is
+    sent) makes that read raise, the open static file is never closed, and its
+    ResourceWarning fails the test under ``filterwarnings = error``."""
+
+    def wrapped(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterator[bytes]:
+        body: Iterable[bytes] = app(environ, start_response)
+
+        def sent() -> Iterator[bytes]:
+            try:
+                yield from body
+            finally:
+                close = getattr(body, "close", None)
+                if close is not None:
+                    close()
+
+        return sent()
+
+    return wrapped
+
+
 @pytest.fixture()
 def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
     """``serve(**config) -> base URL``: the app on 127.0.0.1, stopped after the test."""
@@ -49,7 +73,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
 
     def start(**extra: Any) -> str:
         app = make_app(tmp_path, **extra)
-        srv = make_server("127.0.0.1", 0, app, threaded=True)
+        srv = make_server("127.0.0.1", 0, closing_bodies(app), threaded=True)
         t = threading.Thread(target=srv.serve_forever, daemon=True)
         t.start()
         running.append((srv, t, app))
