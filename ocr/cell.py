@@ -30,7 +30,7 @@ class Cell:
     alts: list[np.ndarray] = dc_field(default_factory=list)  # other segmentations' probabilities
     priors: list[float] = dc_field(default_factory=list)  # ... and how likely each is a priori
     wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
-    unsure_ink: bool = False  # faint ink read, or ink cut by the cell's edge
+    unsure_ink: bool = False  # faint ink read, ink cut by the cell's edge, a line-like stroke
     on_print: int = 0  # marks: slivers along the printed boxes left out (print, or a stroke)
 
     @property

@@ -634,8 +634,7 @@ def test_a_box_of_one_score_read_as_its_score_is_no_suspect_of_a_failed_sum() ->
     T = TotalField
 
     def column(chance_p: float) -> tuple[CellRead, CellRead]:
-        lower = [_read(b.value, v, 0.999) for b, v in zip(
-            [b for b in Box if not b.is_upper], [20, 0, 25, 30, 40, 0, 18], strict=True)]
+        _, _, lower = _front([0] * 6, [], [20, 0, 25, 30, 40, 0, 18])
         lower[2].confidence = lower[2].candidates[0].p = 0.9
         lower[6].confidence = lower[6].candidates[0].p = chance_p
         total = _read(T.LOWER_TOTAL.value, 150, 0.999)
@@ -656,12 +655,10 @@ def test_a_total_doubted_by_its_sum_doubts_the_totals_it_is_part_of() -> None:
     # GRAND TOTAL's sum (3 + 160 against 9) then has a doubtful cell in it too, and GRAND
     # TOTAL goes to a person: kept sure, it was accused once the repeat was mended
     T = TotalField
-    upper = [_read(f, v, 0.999) for f, v in zip(UPPER, [1, 2, 3, 4, 5, 16], strict=True)]
-    totals = [_read(T.UPPER_SUBTOTAL.value, 31, 0.999), _read(T.UPPER_BONUS.value, 0, 0.999),
-              _read(T.UPPER_TOTAL.value, 31, 0.725, NEEDS_REVIEW),
-              _read(T.UPPER_TOTAL_REPEAT.value, 3, 0.994)]
-    lower = [_read(b.value, v, 0.999) for b, v in zip(
-        [b for b in Box if not b.is_upper], [30, 25, 25, 30, 40, 0, 10], strict=True)]
+    upper, totals, lower = _front([1, 2, 3, 4, 5, 16], [
+        (T.UPPER_SUBTOTAL, 31), (T.UPPER_BONUS, 0)], [30, 25, 25, 30, 40, 0, 10])
+    totals += [_read(T.UPPER_TOTAL.value, 31, 0.725, NEEDS_REVIEW),
+               _read(T.UPPER_TOTAL_REPEAT.value, 3, 0.994)]
     lower_total = _read(T.LOWER_TOTAL.value, 160, 0.999)
     grand = _read(T.GRAND_TOTAL.value, 9, 0.998)
     cross_check([*upper, *totals, *lower, lower_total, grand], layout.Side.FRONT,
