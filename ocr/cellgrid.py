@@ -41,8 +41,8 @@ def inside(card: np.ndarray, x0: int, y0: int, x1: int, y1: int, mx: int, my: in
     ty = y0 if top is None else (top[0] + top[1]) // 2
     by = y1 if bottom is None else (bottom[0] + bottom[1]) // 2
     # the side lines between the lines just found: a printed line fills all of that height
-    left = _line_at(card, x0, reach, (ty + INSET, by - INSET), h, rows=False)
-    right = _line_at(card, x1, reach, (ty + INSET, by - INSET), h, rows=False)
+    left = _line_at(card, x0, reach, (ty + INSET, by - INSET), h, rows=False, outside=-1)
+    right = _line_at(card, x1, reach, (ty + INSET, by - INSET), h, rows=False, outside=1)
     lx = x0 + mx if left is None else left[1] + 1 + SIDE_GAP
     rx = x1 - mx if right is None else right[0] - SIDE_GAP
     if by - ty < 0.6 * h or rx - lx < 0.6 * (w - 2 * mx):  # a line taken for another
@@ -51,9 +51,10 @@ def inside(card: np.ndarray, x0: int, y0: int, x1: int, y1: int, mx: int, my: in
 
 
 def _line_at(card: np.ndarray, at: int, reach: int, span: tuple[int, int], row_h: int,
-             rows: bool) -> tuple[int, int] | None:
+             rows: bool, outside: int = 0) -> tuple[int, int] | None:
     """The first and last row (rows: of a horizontal line, ``span`` the x range looked at;
-    else columns of a vertical one, ``span`` the y range) of the line printed near ``at``."""
+    else columns of a vertical one, ``span`` the y range) of the line printed near ``at``.
+    ``outside``: -1 or 1, the cell's outside is before or after the line (a side line)."""
     size = card.shape[0] if rows else card.shape[1]
     lo, hi = max(at - reach, 0), min(at + reach + 1, size)
     a, b = span
@@ -68,8 +69,12 @@ def _line_at(card: np.ndarray, at: int, reach: int, span: tuple[int, int], row_h
     fill = (darkness > LINE_DARK).mean(axis=1)
     dark = darkness.mean(axis=1)
     # runs of rows that fill the side: a line is a thin one (printed words, a band or a
-    # shaded cell make thick ones); the fullest wins, the nearest of equals
-    best: tuple[float, int, int, int] | None = None
+    # shaded cell make thick ones) with paper on both sides; the fullest wins, the nearest
+    # of equals.  A side line with paper on its outside only is taken where no other is
+    # found (the cell's digit written close beside it: 187 read 87, its 1 cut off with the
+    # margin; not a neighbour's, whose strokes over the line are better left out by it).
+    # A side line runs on past the cell's own lines, a digit's upright does not
+    best: tuple[bool, float, int, int, int] | None = None
     k = 0
     while k < len(fill):
         if fill[k] < LINE_FILL:
@@ -78,23 +83,48 @@ def _line_at(card: np.ndarray, at: int, reach: int, span: tuple[int, int], row_h
         end = k
         while end + 1 < len(fill) and fill[end + 1] >= LINE_FILL:
             end += 1
-        if end - k + 1 <= max(THIN, THIN_SHARE * row_h) and _alone(dark, k, end):
+        strict = _alone(dark, k, end)
+        if end - k + 1 <= max(THIN, THIN_SHARE * row_h) and (
+                strict or outside and _alone(dark, k, end, outside)) and (
+                rows or _runs_on(card, (lo + k, lo + end + 1), span, row_h)):
             mid = lo + (k + end) // 2
-            key = (round(float(fill[k: end + 1].max()), 1), -abs(mid - at), lo + k, lo + end)
-            if best is None or key[:2] > best[:2]:
+            key = (strict, round(float(fill[k: end + 1].max()), 1), -abs(mid - at), lo + k,
+                   lo + end)
+            if best is None or key[:3] > best[:3]:
                 best = key
         k = end + 1
-    return None if best is None else (best[2], best[3])
+    return None if best is None else (best[3], best[4])
 
 
-def _alone(dark: np.ndarray, first: int, last: int) -> bool:
+def _runs_on(card: np.ndarray, cols: tuple[int, int], span: tuple[int, int], row_h: int) -> bool:
+    """The columns ``cols`` dark beyond the rows ``span`` too, above or below (past the
+    cell's own lines): a ruled line runs on into the next row, a digit's stroke beside it
+    does not (a 4's upright in the next cell taken for the line)."""
+    a, b = span
+    reach = max(3, round(0.3 * row_h))
+    for y0, y1 in ((a - 2 * INSET - reach, a - 2 * INSET), (b + 2 * INSET, b + 2 * INSET + reach)):
+        y0, y1 = max(y0, 0), min(y1, card.shape[0])
+        if y1 - y0 < 3:
+            continue
+        around = card[y0:y1, max(cols[0] - 4, 0): cols[1] + 4]
+        paper = paper_level(around)
+        if paper <= 0:
+            continue
+        strip = (paper - card[y0:y1, cols[0]: cols[1]].astype(np.float32)) / paper
+        if float((strip > LINE_DARK).any(axis=1).mean()) >= LINE_FILL:
+            return True
+    return False
+
+
+def _alone(dark: np.ndarray, first: int, last: int, side: int = 0) -> bool:
     """Paper on both sides of the rows first..last (a line, not a stretch of a printed band
-    between its words), seen a blurred edge away."""
+    between its words), seen a blurred edge away; ``side`` -1 or 1: before or after them only."""
     before, after = dark[max(first - 4, 0): max(first - 1, 0)], dark[last + 2: last + 5]
     if len(before) == 0 or len(after) == 0:  # at the end of the stretch looked at
         return False
-    return max(float(before.mean()), float(after.mean())) < LINE_ALONE * float(
-        dark[first: last + 1].mean())
+    sides = {-1: float(before.mean()), 1: float(after.mean())}
+    seen = sides[side] if side else max(sides.values())
+    return seen < LINE_ALONE * float(dark[first: last + 1].mean())
 
 
 OVER_REACH = 0.6  # how far past a cell's inside a number's ink is followed, as a share of its height

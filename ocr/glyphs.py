@@ -107,9 +107,14 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarra
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
         at_sides, at_ends = x == 0 or x + cw >= w, y == 0 or y + ch >= h
-        # a stroke: tall as a digit, off the cell's sides, and thin for its size away from
-        # its ends (not shading) or narrow for its height (a 1, perhaps cut by the margin)
-        if (not at_sides and ch >= FAINT_HIGH * ink_h and area >= 30
+        # a stroke: tall as a digit, and thin for its size away from its ends (not shading)
+        # or narrow for its height (a 1, perhaps cut by the margin); off the cell's sides,
+        # unless pale, clear of its top and bottom and no sliver (a pale 1 the cut went
+        # through: a ruled line's remnant runs the cut's whole height or along its side,
+        # a neighbour's digit is dark)
+        side_ok = (not at_ends and cw > 4
+                   and float(darkness[labels == i].max()) < INK_STRONG)
+        if ((not at_sides or side_ok) and ch >= FAINT_HIGH * ink_h and area >= 30
                 and ((area <= 0.6 * cw * ch and not at_ends) or cw <= FAINT_NARROW * ch)):
             keep[i] = True
     if not keep.any():

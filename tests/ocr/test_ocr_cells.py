@@ -46,6 +46,36 @@ def test_a_one_written_beside_the_line_stays_in_the_cell() -> None:
     assert np.asarray(ink_mask(card[y0:y1, x0:x1]).any(axis=0))[: 108 - x0].any()
 
 
+def test_a_one_written_against_the_side_line_is_not_cut_off() -> None:
+    # a fresh photo's 187: the 1 a pixel from the left line, so the line has no paper on
+    # its inside; taken for no line, the grid's margin cut the 1 away (read 87)
+    card = _card()
+    card[112:140, 103:106] = INK
+    card[112:140, 130:150] = INK
+    x0, _y0, _x1, _y1 = inside(card, 100, 100, 190, 150, 8, 6)
+    assert x0 <= 104  # (the grid's margin: 108)
+
+
+def test_a_neighbours_digit_against_the_side_line_leaves_the_margin() -> None:
+    # the next cell's 4 written against (and over) the line: the line has paper on the
+    # inside only; cut just inside it, the 4's tail over the line came in (a blank read 1)
+    card = _card()
+    card[112:140, 96:100] = INK
+    x0, _y0, _x1, _y1 = inside(card, 100, 100, 190, 150, 6, 6)
+    assert x0 == 106
+
+
+def test_a_digits_upright_is_not_taken_for_a_side_line_not_printed() -> None:
+    # no left line to be found (faded); a 4's upright near where it would be, paper outside
+    # it and the 4's bar inside: a line runs on into the rows above and below, the upright not
+    card = _card()
+    card[:, 100:102] = PAPER
+    card[104:147, 104:107] = INK
+    card[120:124, 107:125] = INK
+    x0, _y0, _x1, _y1 = inside(card, 100, 100, 190, 150, 3, 6)
+    assert x0 <= 104
+
+
 def test_a_printed_band_or_a_dash_near_a_line_is_not_taken_for_the_line() -> None:
     card = _card()
     card[60:100, :] = 30  # a dark header band down to the top line
@@ -65,6 +95,25 @@ def test_a_pale_narrow_stroke_cut_by_the_cells_edge_is_ink() -> None:
     assert not mask[:, 8:16].any()  # too pale for the cell's ink
     faint = faint_ink(cell, mask)
     assert faint is not None and faint[:, 10:14].any()
+
+
+def test_a_pale_one_the_cut_went_through_at_its_side_is_found() -> None:
+    # a fresh photo's 110: the first 1 pale and cut by the cell's left edge (read 10)
+    cell = np.full((46, 73), 250, np.uint8)
+    cell[8:38, 40:46] = 40  # a dark 0 (a bar will do)
+    cell[8:38, 56:62] = 40
+    cell[8:38, 0:6] = 200  # the pale 1, its left part beyond the cut
+    mask = ink_mask(cell)
+    faint = faint_ink(cell, mask)
+    assert faint is not None and faint[:, 0:6].any()
+    # not a ruled line's remnant, which runs the cut's whole height or is a sliver along
+    # its side, nor a neighbour's dark stroke come over the line
+    for shade, rows, cols in ((200, slice(0, 46), slice(0, 6)), (200, slice(8, 38), slice(0, 3)),
+                              (60, slice(8, 38), slice(0, 6))):
+        cell[:, 0:6] = 250
+        cell[rows, cols] = shade
+        faint = faint_ink(cell, ink_mask(cell))
+        assert faint is None or not faint[:, 0:6].any()
 
 
 def test_a_pale_leading_one_beside_a_dark_digit_is_found() -> None:
