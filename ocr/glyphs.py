@@ -112,7 +112,8 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarra
         # unless pale, clear of its top and bottom and no sliver (a pale 1 the cut went
         # through: a ruled line's remnant runs the cut's whole height or along its side,
         # a neighbour's digit is dark)
-        side_ok = (not at_ends and cw > 4
+        # (the darkest pixel looked up only for such a stroke: a cell has many specks)
+        side_ok = (at_sides and not at_ends and cw > 4
                    and float(darkness[labels == i].max()) < INK_STRONG)
         if ((not at_sides or side_ok) and ch >= FAINT_HIGH * ink_h and area >= 30
                 and ((area <= 0.6 * cw * ch and not at_ends) or cw <= FAINT_NARROW * ch)):
