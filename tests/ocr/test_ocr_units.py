@@ -233,6 +233,19 @@ def test_alike_masks_are_classified_once_and_each_row_gets_its_own_reading() -> 
     assert np.array_equal(probs[len(masks)], probs[5]) and np.array_equal(probs[-2], probs[9])
 
 
+def test_the_members_first_convolution_run_together_reads_as_each_member_alone() -> None:
+    model = cnn.load()
+    x = np.stack([cnn.prepare(m) for m in _strokes(45, 7)]).astype(np.float32)
+    probs, feats = model._forward(x, 16)  # three chunks, the last one short
+    alone = [n.hidden(x) for n in model.nets]
+    want = np.mean([cnn.softmax(n.head(h)) for n, h in zip(model.nets, alone, strict=True)],
+                   axis=0)
+    assert np.allclose(probs, want, atol=1e-6)
+    unit = np.concatenate([h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-9)
+                           for h in alone], axis=1)
+    assert np.allclose(feats, unit, atol=1e-5)
+
+
 def test_classifier_reads_held_out_font_digits() -> None:
     masks, want = [], []
     for path in hw.available(hw.EVAL_FONTS):
