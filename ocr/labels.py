@@ -118,8 +118,7 @@ def align(texts: Sequence[str], rows: Sequence[Row], hints: Sequence[str] = (),
            if n else np.zeros((0, m)))
     anchors = _anchors(sim)
     while (crowded := _crowded(anchors, rows, heights, sim)) is not None:
-        sim[crowded] = 0.0
-        anchors = _anchors(sim)
+        sim, anchors = _let_go(sim, crowded)
     mapping = _filled(anchors, n, rows)
     # a label as like two rows as each other (TOTAL: of the lower section, of the upper one)
     # goes where the rows between it and its neighbours fill in with the most of the table
@@ -164,10 +163,10 @@ ROOM = 0.5  # rows' heights the table may lack between two matched labels (rows 
 
 
 def _crowded(anchors: list[tuple[int, int]], rows: Sequence[Row], heights: Sequence[float],
-             sim: np.ndarray) -> tuple[int, int] | None:
-    """The less alike of two neighbouring matches whose table rows leave no room for the
-    template rows between them that every design prints (not a header, not optional),
-    each about a row high; None when all have room (or the heights are not known)."""
+             sim: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Two neighbouring matches whose table rows leave no room for the template rows between
+    them that every design prints (not a header, not optional), each about a row high; None
+    when all have room (or the heights are not known)."""
     if not heights:
         return None
     row_h = float(np.median(heights))
@@ -175,8 +174,27 @@ def _crowded(anchors: list[tuple[int, int]], rows: Sequence[Row], heights: Seque
         need = sum(1 for j in range(j0, j1)
                    if not rows[j].optional and rows[j].kind is not Kind.HEADER)
         if sum(heights[i0:i1]) / row_h < need - ROOM:
-            return (i0, j0) if sim[i0, j0] < sim[i1, j1] else (i1, j1)
+            return (i0, j0), (i1, j1)
     return None
+
+
+def _let_go(sim: np.ndarray, pair: tuple[tuple[int, int], tuple[int, int]]
+            ) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """One of two crowded matches let go, and the labels matched again: the one whose loss
+    leaves the likelier alignment, else the less alike.  Either may be the wrong one: the
+    YAHTZEE BONUS label's first line reads YAHTZEE, as like the YAHTZEE row as the YAHTZEE
+    row's own label, and letting go of the GRAND TOTAL below it (the later of two alike)
+    shifted the lower rows; let go of, the first line matches YAHTZEE BONUS instead."""
+    first, second = pair
+    less = first if sim[first] < sim[second] else second  # (of two alike, the later)
+    tries = []
+    for k, gone in enumerate([less, second if less == first else first]):
+        other = sim.copy()
+        other[gone] = 0.0
+        anchors = _anchors(other)
+        tries.append((float(sum(other[a, b] for a, b in anchors)), -k, other, anchors))
+    _total, _k, sim, anchors = max(tries, key=lambda t: t[:2])
+    return sim, anchors
 
 
 def _filled(anchors: list[tuple[int, int]], n: int, rows: Sequence[Row]) -> dict[int, int]:

@@ -265,10 +265,18 @@ class Planner:
             # the outline may have misled the search: no pad, or one section of it
             if by_web and (table is None or table_layout.partial(table)):
                 table = self._fuller(gray, table, ruling.web_grid(gray))
-            if table is not None and table_layout.partial(table):
-                # the web of lines is split too: the rest of the table lies above or below
-                table = self._fuller(gray, table, ruling.find_grid(
+            # the web of lines is split too, or the outline cut the table short: the rest
+            # of the table lies above or below (twice: the section found grown by the
+            # other may still lack the other's far rows)
+            for _ in range(2):
+                if table is None or not (table_layout.partial(table)
+                                         or any(table_layout.lacking(table))):
+                    break
+                grown = self._fuller(gray, table, ruling.find_grid(
                     gray, [table_layout.grown_quad(table)]))
+                if grown is table:
+                    break
+                table = grown
         except OcrEngineError:
             if weak is None:
                 raise

@@ -14,6 +14,7 @@ Where the paper's outline misleads (speckled stone round the pad, a stack of she
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,12 +58,46 @@ def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
     # a line a few pixels off level (a slightly curved page) still fills its band
     hm = cv2.dilate(hm, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
     vm = cv2.dilate(vm, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1)))
-    ys = positions((hm > 0).sum(axis=1) / w, 0.5, 3)
+    profile = (hm > 0).sum(axis=1) / w
+    ys = _with_faint(positions(profile, 0.5, 3), profile)
     if len(ys) < 2:
         return [], ys
     span = ys[-1] - ys[0]
     xs = positions((vm[ys[0]: ys[-1] + 1] > 0).sum(axis=0) / max(span, 1), 0.6, 3)
     return xs, ys
+
+
+FAINT_AT = 0.25  # a rule this much of the table wide, inside a row several rows high, is one
+TALL_ROW = 1.6  # a row this many usual rows high may hold rules too faint for the first pass
+
+
+def _with_faint(ys: list[int], profile: np.ndarray) -> list[int]:
+    """The rules found, and fainter ones inside rows several usual rows high: under a steep
+    view the far end's rules are thin and pale, broken up by the threshold, and fill half
+    a row of the line map or less (a pad's upper section as one row seven rows high)."""
+    if len(ys) < 5:
+        return ys
+    usual = float(np.median(np.diff(ys)))
+    out = list(ys)
+    for a, b in itertools.pairwise(ys):
+        if b - a < TALL_ROW * usual:
+            continue
+        inner: list[int] = []
+        for y in positions(profile[a: b], FAINT_AT, 3):
+            if min(y, b - a - y, *(abs(a + y - o) for o in inner)) >= 0.5 * usual:
+                inner.append(a + y)
+        # only rules that part the row into whole rows of the usual height (a section band's
+        # edge or a line of print between them would leave a row of no such height)
+        if all(_whole_rows(h, usual) for h in np.diff([a, *inner, b])):
+            out += inner
+    return sorted(out)
+
+
+def _whole_rows(size: float, usual: float) -> bool:
+    """``size`` is a whole number of rows of the ``usual`` height, within 12% (``regularise``
+    splits a row of two or three)."""
+    n = round(size / usual)
+    return n >= 1 and abs(size - n * usual) <= 0.12 * n * usual
 
 
 def _side_lengths(q: np.ndarray) -> tuple[int, int]:

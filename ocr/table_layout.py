@@ -268,6 +268,20 @@ def partial(t: Table) -> bool:
     return t.side is Side.FRONT and not all(_sections(t))
 
 
+def lacking(t: Table) -> tuple[int, int]:
+    """The standard rows a front's table lacks above its first row and below its last (not
+    headers, not the rows some designs leave out): the outline cut the table short (a
+    steep view of a pad whose top edge is torn lost Aces to Fours)."""
+    if t.side is not Side.FRONT or not t.rows:
+        return 0, 0
+    at = [ANY_FRONT_ROWS.index(row) for _r, row in t.rows]
+
+    def printed(rows: Sequence[Row]) -> int:
+        return sum(1 for row in rows if row.kind is not Kind.HEADER and not row.optional)
+
+    return printed(ANY_FRONT_ROWS[: min(at)]), printed(ANY_FRONT_ROWS[max(at) + 1:])
+
+
 def _sections(t: Table) -> tuple[bool, bool]:
     """Whether the table holds any upper box, and any lower one."""
     boxes = [row.field for _r, row in t.rows if row.kind is Kind.BOX and isinstance(row.field, Box)]
@@ -279,11 +293,15 @@ SECTION_ROWS = {True: 12, False: 14}  # rows (and a margin) of the upper / lower
 
 def grown_quad(t: Table) -> np.ndarray:
     """The quadrilateral (working image) of a ``partial`` table grown by the section it
-    lacks, above it or below, at its own row height: where the rest of the table lies."""
-    upper_lost = not _sections(t)[0]
+    lacks, above it or below, at its own row height: where the rest of the table lies; of
+    a table ``lacking`` rows, by those rows (and one more)."""
     rh = float(np.median(np.diff(t.ys)))
-    top = t.ys[0] - SECTION_ROWS[True] * rh if upper_lost else t.ys[0]
-    bottom = t.ys[-1] if upper_lost else t.ys[-1] + SECTION_ROWS[False] * rh
+    if partial(t):
+        upper_lost = not _sections(t)[0]
+        above, below = (SECTION_ROWS[True], 0) if upper_lost else (0, SECTION_ROWS[False])
+    else:
+        above, below = ((n + 1 if n else 0) for n in lacking(t))
+    top, bottom = t.ys[0] - above * rh, t.ys[-1] + below * rh
     x0, x1 = t.xs[0], t.xs[-1]
     corners = np.array([[[x0, top]], [[x1, top]], [[x1, bottom]], [[x0, bottom]]], np.float32)
     quad: np.ndarray = cv2.perspectiveTransform(corners, t.to_work).reshape(4, 2)

@@ -11,7 +11,7 @@ import pytest
 from ocr import ScanError, ruling, scan_image
 from ocr import table_layout as ad
 from ocr.glyphs import ink_mask
-from ocr.layout import ANY_FRONT_ROWS, BACK_ROWS, FRONT_ROWS, Kind, Side
+from ocr.layout import ANY_FRONT_ROWS, BACK_ROWS, FRONT_ROWS, Kind, Row, Side
 from ocr.reader import Reader
 from ocr.tesseract import FakeEngine, OcrText, TesseractEngine
 from padsynth import variants as vr
@@ -148,6 +148,24 @@ def test_two_labels_matched_one_row_apart_with_a_row_between_them_are_not_both_k
     assert ANY_FRONT_ROWS[merged[5]].label == "Fives = 5"
 
 
+def test_of_two_crowded_labels_the_one_let_go_leaves_the_likelier_alignment() -> None:
+    # the official pad as tesseract read it on a fresh photo: YAHTZEE's and Chance's labels
+    # unread, YAHTZEE BONUS's first line read "YAHTZEE" (as like the YAHTZEE row as can
+    # be), the lower TOTALs half read. YAHTZEE there leaves no room for the rows above
+    # GRAND TOTAL; letting GRAND TOTAL go (the later of two alike) took it for the upper
+    # TOTAL, every row below Lg Straight off (ten confident misreadings, columns accused)
+    texts = ["UPPER SECTION", "aces [=)=a", "Twos Pye?", "Threes (-)=3", "Fours Ei)-4",
+             "Fives Cei«s", "Sixes gp-«", "TOTAL SCORE", "BONUS toom", "TOTAL =",
+             "LOWER SECTION", "3 of a kind", "4 of a kind", "Full House", "Sm Straight wees",
+             "Lg Straight —", "rms pat", "a", "YAHTZEE", "", "|ToTaL o ae", "Yor. we",
+             "GRAND TOTAL"]
+    mapping, _, _ = ad.align(texts, ANY_FRONT_ROWS, heights=[50.0] * len(texts))
+    labels = {i: ANY_FRONT_ROWS[j].label for i, j in mapping.items()}
+    assert [labels.get(i) for i in range(15, 23)] == [
+        "Lg. Straight", "YAHTZEE", "Chance", "YAHTZEE BONUS", "YAHTZEE BONUS SCORE",
+        "TOTAL Of Lower", "TOTAL Of Upper", "GRAND TOTAL"]
+
+
 def test_unrelated_labels_match_nothing() -> None:
     _, _, matched = ad.align(["Monday", "Tuesday", "Milk", "Bread", "Eggs", "Rice"], FRONT_ROWS)
     assert matched == 0
@@ -156,6 +174,55 @@ def test_unrelated_labels_match_nothing() -> None:
 def test_a_missing_line_is_put_back() -> None:
     assert ad.regularise([0, 60, 100, 140, 220, 260, 300]) == [0, 60, 100, 140, 180, 220, 260, 300]
     assert ad.regularise([0, 80, 120, 160, 200]) == [0, 80, 120, 160, 200]  # a tall header
+
+
+def test_faint_rules_in_a_row_several_rows_high_are_found() -> None:
+    # a steep view: the far end's rules thin and broken up, each filling under half a row of
+    # the line map; the near end's whole. regularise splits a row two or three rows high
+    # only, so the upper section read as one row seven rows high (Aces to Fours never read)
+    warp = np.full((700, 640), 235, np.uint8)
+    for x in (3, 150, 266, 328, 389, 454, 517, 579, 636):
+        cv2.line(warp, (x, 0), (x, 699), 40, 2)
+    rules = list(range(10, 700, 31))
+    for k, y in enumerate(rules):
+        if k in (0, *range(8, len(rules))):
+            cv2.line(warp, (0, y), (639, y), 40, 2)
+        else:  # dashes: 40% of the width
+            for x0 in range(0, 640, 75):
+                cv2.line(warp, (x0, y), (x0 + 29, y), 110, 1)
+    _xs, ys = ruling._lines(warp)
+    assert len(ys) == len(rules)
+    assert all(abs(a - b) <= 2 for a, b in zip(ys, rules, strict=True))
+    # without rows several rows high nothing is added (a faint mark inside a row is no rule)
+    assert ruling._with_faint([0, 30, 60, 90, 120], np.full(121, 0.3)) == [0, 30, 60, 90, 120]
+
+
+def _table_of(rows: Sequence[Row], side: Side = Side.FRONT) -> ad.Table:
+    """A table of these standard rows, one 50 px row each, its card the working image."""
+    ys = [100 + 50 * i for i in range(len(rows) + 1)]
+    xs = [0, 200, 300, 400, 500, 600, 700, 800, 900]
+    return ad.Table(side, 0, 1.0, np.zeros((ys[-1] + 100, 900), np.uint8), np.eye(3), xs, ys,
+                    list(enumerate(rows)), list(range(2, 8)), [row.label for row in rows])
+
+
+def test_a_table_cut_short_is_sought_again_grown_by_the_rows_it_lacks() -> None:
+    # the paper's outline cut a steep view's table short: its first row found is Twos, so
+    # the table is sought again from a row above Aces (Aces and one more)
+    printed = [row for row in ANY_FRONT_ROWS if row.kind is not Kind.HEADER and not row.optional]
+    short = _table_of(printed[1:])
+    assert ad.lacking(short) == (1, 0)
+    quad = ad.grown_quad(short)
+    assert quad[0].tolist() == [0.0, 0.0] and quad[2].tolist() == [900.0, float(short.ys[-1])]
+    whole = _table_of(printed)
+    assert ad.lacking(whole) == (0, 0)
+    # a table without the rows some designs leave out lacks nothing; a back is not looked at
+    assert ad.lacking(_table_of(FRONT_ROWS[1:])) == (0, 0)
+    assert ad.lacking(_table_of(printed[3:], Side.BACK)) == (0, 0)
+    # one lacking a whole section is grown by the section, as before
+    upper = [row for row in printed if row.kind is Kind.BOX][:6]
+    lower_only = _table_of([row for row in printed if row not in upper][4:])
+    assert ad.partial(lower_only)
+    assert ad.grown_quad(lower_only)[0][1] == 100 - ad.SECTION_ROWS[True] * 50
 
 
 def test_an_outer_row_whose_rule_was_lost_is_put_back() -> None:
