@@ -1,6 +1,6 @@
 """The digit networks' forward pass against the plain one, measured in the same run.
 
-    python benchmarks/classifier.py [--glyphs 3000] [--rounds 5]
+    python benchmarks/classifier.py [--glyphs 3000] [--rounds 10]
 
 The reader classifies every cut piece of a photo in one batch (up to about 3,000 distinct
 pieces on a heavy photo). ``CnnEnsemble._forward`` runs the three members' first
@@ -39,7 +39,7 @@ def plain(model: cnn.CnnEnsemble, x: np.ndarray, chunk: int = 64) -> np.ndarray:
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--glyphs", type=int, default=3000)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=10)
     args = ap.parse_args()
     model = cnn.load()
     rng = np.random.default_rng(0)
