@@ -181,10 +181,10 @@ def _crowded(anchors: list[tuple[int, int]], rows: Sequence[Row], heights: Seque
 def _let_go(sim: np.ndarray, pair: tuple[tuple[int, int], tuple[int, int]]
             ) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """One of two crowded matches let go, and the labels matched again: the one whose loss
-    leaves the likelier alignment, else the less alike.  Either may be the wrong one: the
-    YAHTZEE BONUS label's first line reads YAHTZEE, as like the YAHTZEE row as the YAHTZEE
-    row's own label, and letting go of the GRAND TOTAL below it (the later of two alike)
-    shifted the lower rows; let go of, the first line matches YAHTZEE BONUS instead."""
+    leaves the alignment with the most similarity, of two equal the less alike.  Either may
+    be the wrong one: the YAHTZEE BONUS label's first line reads YAHTZEE, as like the
+    YAHTZEE row as that row's own label; letting go of the GRAND TOTAL below it (the later
+    of two alike) slid the lower rows, letting go of it matches it with YAHTZEE BONUS."""
     first, second = pair
     less = first if sim[first] < sim[second] else second  # (of two alike, the later)
     tries = []

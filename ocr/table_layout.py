@@ -270,8 +270,8 @@ def partial(t: Table) -> bool:
 
 def lacking(t: Table) -> tuple[int, int]:
     """The standard rows a front's table lacks above its first row and below its last (not
-    headers, not the rows some designs leave out): the outline cut the table short (a
-    steep view of a pad whose top edge is torn lost Aces to Fours)."""
+    headers, not the rows some designs leave out): the paper's outline cut the table
+    short, and Aces, or the lower section's last rows, were never read."""
     if t.side is not Side.FRONT or not t.rows:
         return 0, 0
     at = [ANY_FRONT_ROWS.index(row) for _r, row in t.rows]
