@@ -124,29 +124,31 @@ def _serve(args: argparse.Namespace) -> int:
     busy = _port_free(args.host, args.port)
     if busy is not None:
         return _fail(f"cannot listen on {args.host}:{args.port}: {busy}")
+    from . import server
+
+    workers = args.workers or server.default_workers()
     if not args.debug:
-        from . import metrics
+        from . import jobs, metrics
 
         metrics.fresh_multiproc_dir()  # gunicorn's workers' counts add up in /metrics
+        # before the app loads numpy; the workers are forks and inherit it
+        jobs.limit_threads(server.web_threads(workers), keep_set=True)
     try:
         app = _app()
     except Exception as exc:  # database unreachable, bad configuration, ...
         return _fail(f"cannot start: {type(exc).__name__}: {exc}")
-    jobs = "a queue on Redis" if app.config.get("REDIS_URL") else "in-process"
+    runs_jobs = "a queue on Redis" if app.config.get("REDIS_URL") else "in-process"
     if args.debug:
         print(f"scorepad: development server on http://{args.host}:{args.port}/ (docs at "
-              f"/docs, database {app.config['DATABASE_URL'].split('@')[-1]}, jobs {jobs})",
+              f"/docs, database {app.config['DATABASE_URL'].split('@')[-1]}, jobs {runs_jobs})",
               file=sys.stderr)
         try:
             app.run(host=args.host, port=args.port, debug=True, use_reloader=False)
         except OSError as exc:
             return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
         return ExitCode.OK
-    from . import server
-
-    workers = args.workers or server.default_workers()
     print(f"scorepad: serving on http://{args.host}:{args.port}/ with {workers} workers (docs "
-          f"at /docs, database {app.config['DATABASE_URL'].split('@')[-1]}, jobs {jobs})",
+          f"at /docs, database {app.config['DATABASE_URL'].split('@')[-1]}, jobs {runs_jobs})",
           file=sys.stderr)
     server.run(args.host, args.port, workers)
     return ExitCode.OK

@@ -347,15 +347,19 @@ def lower_priority(nice: int, idle: bool = False) -> bool:
     return True
 
 
-def limit_threads(threads: int) -> None:
+def limit_threads(threads: int, keep_set: bool = False) -> None:
     """At most ``threads`` threads for numpy's BLAS, OpenMP, tesseract and OpenCV in this
     process and its work-horses: one scan keeps to one core, and the machine's other cores
     stay free for the web processes. Call before numpy is imported (the BLAS reads its
-    variables once); OpenCV's own pool is set again when the reader is loaded."""
+    variables once); OpenCV's own pool is set again when the reader is loaded.
+    ``keep_set``: a variable already set (by whoever runs the service) is left as it is."""
     import os
 
     for var in THREAD_VARS:
-        os.environ[var] = str(threads)
+        if keep_set:
+            os.environ.setdefault(var, str(threads))
+        else:
+            os.environ[var] = str(threads)
 
 
 def warm_up(threads: int | None = None) -> None:

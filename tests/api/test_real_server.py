@@ -34,7 +34,9 @@ def test_verify_and_matches_over_http(server: str) -> None:
 
 def test_a_heic_photo_is_scanned_over_http(server: str) -> None:
     from PIL import Image
+    from pillow_heif import register_heif_opener
 
+    register_heif_opener()  # to write the photo (the reader registers it to read one)
     photo = Path(__file__).resolve().parents[2] / "sample_pads" / "photos" / "pad-01000-front.jpg"
     buf = io.BytesIO()
     with Image.open(photo) as im:
@@ -151,6 +153,32 @@ def test_scorepad_serve_command(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(10)
     assert (tmp_path / "serve.db").exists()
+
+
+def test_serve_shares_the_cores_among_its_workers_scans(monkeypatch: pytest.MonkeyPatch) -> None:
+    # without a queue each web worker may read a photo at once: numpy's BLAS threads are
+    # the cores shared among the workers, set before the app loads numpy; a variable set
+    # by whoever runs the service is kept
+    from api import cli as api_cli
+    from api import jobs, metrics, server
+    from scorepad.cli import main
+
+    assert [server.web_threads(w, cores=c) for w, c in ((5, 2), (2, 8), (3, 8), (1, 1))] == \
+        [1, 4, 2, 1]
+    seen: dict[str, str | None] = {}
+
+    def app_loaded(migrate: bool = True) -> None:
+        seen.update({var: os.environ.get(var) for var in jobs.THREAD_VARS})
+        raise RuntimeError("the app is not started in this test")
+
+    for var in jobs.THREAD_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    monkeypatch.setattr(api_cli, "_app", app_loaded)
+    monkeypatch.setattr(metrics, "fresh_multiproc_dir", lambda: None)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    assert main(["serve", "--port", str(free_port()), "--workers", "2"]) != 0
+    assert seen == {**{var: "2" for var in jobs.THREAD_VARS}, "OPENBLAS_NUM_THREADS": "3"}
 
 
 def test_serve_rejects_bad_port() -> None:
