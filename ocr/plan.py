@@ -30,6 +30,7 @@ STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is n
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
 MIN_CELL = 10  # a value cell's inner size (card pixels) below this is not a real cell
 ZOOM_BELOW = 0.6  # a card warped up from less than this share of its size is re-planned
+GROWS = 4  # searches at most for the rest of a table found in part (each must find more rows)
 
 
 class SmallPad(Exception):
@@ -266,9 +267,9 @@ class Planner:
             if by_web and (table is None or table_layout.partial(table)):
                 table = self._fuller(gray, table, ruling.web_grid(gray))
             # the web of lines is split too, or the outline cut the table short: the rest
-            # of the table lies above or below (twice: the section found grown by the
-            # other may still lack the other's far rows)
-            for _ in range(2):
+            # of the table lies above or below (again while it grows: the section found,
+            # grown by the other, may still lack the other's far rows)
+            for _ in range(GROWS):
                 if table is None or not (table_layout.partial(table)
                                          or any(table_layout.lacking(table))):
                     break
