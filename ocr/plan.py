@@ -103,14 +103,26 @@ class Planner:
         points marked by a person, ``check_corners``) there is no search: see ``_marked``."""
         if corners is not None:
             return self._marked(rgb, check_corners(corners, rgb.size))
+        try:
+            return self._search(rgb, rescue=False)
+        except NotAPadTable as refusal:
+            # a ruled table, not a pad's: the last search before the photo is refused
+            # (see table_layout.recognise; a photo of no ruled table is refused at once)
+            try:
+                return self._search(rgb, rescue=True)
+            except ScanError:
+                raise refusal from None
+
+    def _search(self, rgb: Image.Image, rescue: bool) -> tuple[Plan, np.ndarray]:
+        """The search ``plan_photo`` describes (``rescue``: see ``table_layout.recognise``)."""
         gray, scale = work_gray(rgb)
         try:
-            plan, error = self._plan_or_error(gray, ZOOM_BELOW if scale < 1.0 else None)
+            plan, error = self._plan_or_error(gray, ZOOM_BELOW if scale < 1.0 else None, rescue)
         except SmallPad as pad:  # told by the ruled grid, before its labels are read
-            zoomed = self._zoomed(rgb, pad.quad / scale, pad.target, pad.side / scale)
+            zoomed = self._zoomed(rgb, pad.quad / scale, pad.target, pad.side / scale, rescue)
             if zoomed is not None:
                 return zoomed
-            plan, error = self._plan_or_error(gray)
+            plan, error = self._plan_or_error(gray, rescue=rescue)
         if scale < 1.0:
             if plan is not None:
                 quads = [_card_quad(plan)]
@@ -119,7 +131,7 @@ class Planner:
                 quads, small = geometry.candidates(gray, limit=2), True
             target = max(plan.card.shape[:2]) if plan is not None else CARD_H
             for quad in quads if small else []:
-                zoomed = self._zoomed(rgb, quad / scale, target)
+                zoomed = self._zoomed(rgb, quad / scale, target, rescue=rescue)
                 if zoomed is not None:
                     return zoomed
         if plan is None:
@@ -127,15 +139,16 @@ class Planner:
             raise error
         return plan, np.diag([1 / scale, 1 / scale, 1.0]) @ plan.to_work
 
-    def _plan_or_error(self, gray: np.ndarray, zoom_below: float | None = None
-                       ) -> tuple[Plan | None, ScanError | None]:
+    def _plan_or_error(self, gray: np.ndarray, zoom_below: float | None = None,
+                       rescue: bool = False) -> tuple[Plan | None, ScanError | None]:
         try:
-            return self.plan_gray(gray, zoom_below=zoom_below), None
+            return self.plan_gray(gray, zoom_below=zoom_below, rescue=rescue), None
         except ScanError as exc:
             return None, exc
 
     def _zoomed(self, rgb: Image.Image, quad: np.ndarray, target: int,
-                side: float | None = None) -> tuple[Plan, np.ndarray] | None:
+                side: float | None = None, rescue: bool = False
+                ) -> tuple[Plan, np.ndarray] | None:
         """The plan of the photo's full-resolution part around ``quad`` (photo pixels),
         scaled so that the card, ``side`` long in the photo (else the quadrilateral's
         longest side), is about ``target`` pixels long, as a close photo gives it (warping
@@ -153,7 +166,7 @@ class Planner:
             full, (round(full.shape[1] * scale), round(full.shape[0] * scale)),
             interpolation=cv2.INTER_AREA)
         try:
-            plan = self.plan_gray(gray)
+            plan = self.plan_gray(gray, rescue=rescue)
         except ScanError:
             return None
         to_photo = np.array([[1 / scale, 0, box[0]], [0, 1 / scale, box[1]], [0, 0, 1]]) @ plan.to_work
@@ -229,23 +242,25 @@ class Planner:
                      name_rect)
 
     def plan_gray(self, gray: np.ndarray, marked: np.ndarray | None = None,
-                  zoom_below: float | None = None) -> Plan:
+                  zoom_below: float | None = None, rescue: bool = False) -> Plan:
         """Our own pad by the template when it matches well; else any pad by its lines and labels.
 
         ``marked``: the pad's corners as a person marked them (TL, TR, BR, BL as seen, in
         ``gray``): that quadrilateral instead of the ones found, and the ruled table is
         looked for inside it (with a margin).  ``zoom_below``: raise ``SmallPad`` when
         every card the ruled table could be is warped up from less than this share of its
-        size (``ZOOM_BELOW``), rather than read its labels at this size."""
+        size (``ZOOM_BELOW``), rather than read its labels at this size.  ``rescue``: the
+        last search before a photo is refused (``table_layout.recognise``)."""
         if marked is None:
             match, where = geometry.best_match(gray), None
         else:
             match, where = geometry.fit_marked(gray, marked), [geometry.widened(marked)]
-        plan = self._decide(gray, match, where, zoom_below)
+        plan = self._decide(gray, match, where, zoom_below, rescue)
         return plan if marked is None else replace(plan, marked=True)
 
     def _decide(self, gray: np.ndarray, match: geometry.Match | None,
-                where: list[np.ndarray] | None, zoom_below: float | None = None) -> Plan:
+                where: list[np.ndarray] | None, zoom_below: float | None = None,
+                rescue: bool = False) -> Plan:
         if match is not None and match.score >= STRONG_MATCH:
             return self._template_plan(gray, match)
         weak = match if match is not None and match.score >= MIN_MATCH else None
@@ -262,22 +277,7 @@ class Planner:
         if zoom_below is not None:
             _zoom_if_small(grid, zoom_below)
         try:
-            table = table_layout.recognise(gray, grid, self.engine)
-            # the outline may have misled the search: no pad, or one section of it
-            if by_web and (table is None or table_layout.partial(table)):
-                table = self._fuller(gray, table, ruling.web_grid(gray))
-            # the web of lines is split too, or the outline cut the table short: the rest
-            # of the table lies above or below (again while it grows: the section found,
-            # grown by the other, may still lack the other's far rows)
-            for _ in range(GROWS):
-                if table is None or not (table_layout.partial(table)
-                                         or any(table_layout.lacking(table))):
-                    break
-                grown = self._fuller(gray, table, ruling.find_grid(
-                    gray, [table_layout.grown_quad(table)]))
-                if grown is table:
-                    break
-                table = grown
+            table = self._table(gray, grid, by_web, rescue)
         except OcrEngineError:
             if weak is None:
                 raise
@@ -293,13 +293,38 @@ class Planner:
         # a ruled table whose labels are not a pad's (or cannot be read)
         if _line_sharpness(grid.warp, grid.ys[1:-1:2], grid.xs) < MIN_SHARPNESS:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
-        raise _not_a_pad(where)
+        raise _not_a_pad(where, ruled=True)
+
+    def _table(self, gray: np.ndarray, grid: ruling.Grid, by_web: bool, rescue: bool
+               ) -> table_layout.Table | None:
+        """The pad's table from the ruled ``grid``, sought again where it was found in part;
+        None when no table found is a pad's.  ``rescue``: see ``table_layout.recognise``
+        (a table of too few labels is a seed, taken only once it has grown)."""
+        table = table_layout.recognise(gray, grid, self.engine, rescue=rescue)
+        # the outline may have misled the search: no pad, or one section of it
+        if by_web and (table is None or table_layout.partial(table)
+                       or not table_layout.accepted(table)):
+            table = self._fuller(gray, table, ruling.web_grid(gray), rescue)
+        # the web of lines is split too, or the outline cut the table short: the rest
+        # of the table lies above or below (again while it grows: the section found,
+        # grown by the other, may still lack the other's far rows)
+        for _ in range(GROWS):
+            if table is None or not (table_layout.partial(table)
+                                     or any(table_layout.lacking(table))):
+                break
+            grown = self._fuller(gray, table, ruling.find_grid(
+                gray, [table_layout.grown_quad(table)]), rescue)
+            if grown is table:
+                break
+            table = grown
+        return table if table is not None and table_layout.accepted(table) else None
 
     def _fuller(self, gray: np.ndarray, table: table_layout.Table | None,
-                grid: ruling.Grid | None) -> table_layout.Table | None:
+                grid: ruling.Grid | None, rescue: bool = False) -> table_layout.Table | None:
         """The table ``grid`` reads as where it has more rows than ``table`` (or there is
         none), else ``table``."""
-        other = None if grid is None else table_layout.recognise(gray, grid, self.engine)
+        other = None if grid is None else table_layout.recognise(gray, grid, self.engine,
+                                                                 rescue=rescue)
         if other is not None and (table is None or len(other.rows) > len(table.rows)):
             return other
         return table
@@ -320,11 +345,15 @@ def _zoom_if_small(grid: ruling.Grid, below: float) -> None:
         raise SmallPad(around, _quad_side(quad), target)
 
 
-def _not_a_pad(where: list[np.ndarray] | None) -> ScanError:
+class NotAPadTable(ScanError):
+    """``not_a_pad``: a ruled table was found, but its labels are not a pad's."""
+
+
+def _not_a_pad(where: list[np.ndarray] | None, ruled: bool = False) -> ScanError:
+    kind = NotAPadTable if ruled else ScanError
     if where is None:
-        return ScanError("not_a_pad", "no Yahtzee score pad was found in the photo")
-    return ScanError("not_a_pad", "no Yahtzee score pad could be made out inside the marked "
-                                  "corners")
+        return kind("not_a_pad", "no Yahtzee score pad was found in the photo")
+    return kind("not_a_pad", "no Yahtzee score pad could be made out inside the marked corners")
 
 
 def cut(card: np.ndarray, g: Grid) -> list[Cell]:

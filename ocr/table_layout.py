@@ -41,6 +41,7 @@ from .ruling import Grid
 from .tesseract import Engine, OcrText
 
 MIN_ROWS = {Side.FRONT: 8, Side.BACK: 4}  # matched labels needed to accept a table
+SEED_ROWS = 4  # ... to take a front's table as a piece of one, to be sought whole (``accepted``)
 LABELS_SURE = 16  # labels matched by themselves above which HOW TO SCORE is not read too
 FRONT_ROW_H = 50  # the card is scaled so that a front row is this high (as our pad)
 BACK_COL_W = 120  # ... and a back value column this wide
@@ -107,12 +108,33 @@ def turned(xs: Sequence[int], ys: Sequence[int], w: int, h: int, k: int
     return sorted(h - y for y in ys), list(xs)
 
 
-def _read_lines(g: Grid, k: int) -> tuple[list[int], list[int]]:
+def _read_lines(g: Grid, k: int, edges: bool = False) -> tuple[list[int], list[int]]:
     """The grid's lines turned ``k`` quarter turns, as a pad's are read: a game column or a
-    row that lost a line split again (``regularise_columns``, ``regularise``)."""
+    row that lost a line split again (``regularise_columns``, ``regularise``); with
+    ``edges``, outer column rules lost at the warp's edge put back (``_edge_columns``)."""
     h, w = g.warp.shape
     xs, ys = turned(g.xs, g.ys, w, h, k)
-    return regularise_columns(xs), regularise(_edge_rows(ys, h if k % 2 == 0 else w))
+    xs = regularise_columns(xs)
+    if edges:
+        xs = _edge_columns(xs, w if k % 2 == 0 else h)
+    return xs, regularise(_edge_rows(ys, h if k % 2 == 0 else w))
+
+
+def _edge_columns(xs: list[int], w: int) -> list[int]:
+    """The table's outer rules put back where the warp was cut along them (a rule at the
+    warp's very edge is no line the grid finds), only where a front lacks game columns:
+    room of one usual game column (EDGE_ROW) right of the last rule found, and room wider
+    than a game column (a label column) left of the first."""
+    widths = np.diff(xs)
+    if len(widths) < 3 or _value_cols(xs, Side.FRONT) is not None:
+        return xs
+    med = float(np.median(widths[-min(GAMES, len(widths) - 1):]))
+    out = list(xs)
+    if EDGE_ROW[0] * med <= w - 1 - xs[-1] <= EDGE_ROW[1] * med:
+        out.append(min(w - 1, xs[-1] + int(round(med))))
+    if len(out) - 1 < GAMES + 2 and xs[0] >= LABEL_WIDER * med:
+        out.insert(0, 0)  # (a label column, or one beside HOW TO SCORE)
+    return out
 
 
 def _edge_rows(ys: list[int], h: int) -> list[int]:
@@ -138,6 +160,7 @@ def _edge_rows(ys: list[int], h: int) -> list[int]:
 # the grid missed, which the web of lines may find whole)
 EDGE_ROW = (0.75, 1.5)
 MERGED_HEADER = 1.6  # a first row this many rows high is a header with the first row under it
+LABEL_WIDER = 1.2  # a pad's label column is at least this many game columns wide
 
 
 def plausible_turns(g: Grid) -> list[int]:
@@ -169,6 +192,7 @@ class Table:
     value_cols: list[int]  # column indices (into xs) of GAME #1..#6 / the players
     labels: list[str]  # the labels as read, per table row
     name_rect: tuple[int, int, int, int] | None = None  # front: where the name is written
+    matched: int = MIN_ROWS[Side.FRONT]  # labels matched to the pad's rows
 
 
 def _value_cols(xs: list[int], side: Side) -> list[int] | None:
@@ -194,10 +218,14 @@ def _has_hints(xs: Sequence[int]) -> bool:
     return bool(widths[1] >= 1.2 * float(np.median(widths[-GAMES:])))
 
 
-def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
+def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  One ``engine.read_batch`` call, two when the
-    labels alone leave rows unmatched and the pad has a HOW TO SCORE column."""
+    labels alone leave rows unmatched and the pad has a HOW TO SCORE column.  ``rescue``
+    (the last search before a photo is refused): outer column rules lost at the warp's
+    edge are put back (``_edge_columns``), and a front with SEED_ROWS labels matched,
+    fewer than MIN_ROWS, is a table too, a seed not ``accepted`` (a shadow cut the ruled
+    web short: the rest of the table is sought, ``plan``)."""
     turns = plausible_turns(g)
     # the label column first; the HOW TO SCORE column only where the labels alone leave
     # rows unmatched (half the printed text to read, most photos)
@@ -205,7 +233,7 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
     spans: dict[int, tuple[int, int, list[int], list[int]]] = {}
     for k in turns:
         img = np.rot90(g.warp, k)
-        xs, ys = _read_lines(g, k)
+        xs, ys = _read_lines(g, k, edges=rescue)
         a = len(crops)
         crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]) for r in range(len(ys) - 1)]
         spans[k] = (a, len(crops), xs, ys)
@@ -237,7 +265,8 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
                                            else front[k])
             else:
                 mapping, total, matched = align(labels, rows, heights=heights[k])
-            if matched < MIN_ROWS[side] or _value_cols(xs, side) is None:
+            least = SEED_ROWS if rescue and side is Side.FRONT else MIN_ROWS[side]
+            if matched < least or _value_cols(xs, side) is None:
                 continue
             if best is None or total > best[0]:
                 best = (total, k, side, mapping, labels, matched)
@@ -259,7 +288,12 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine) -> Table | None:
                   if rows_t[j].kind is not Kind.HEADER and i < len(cys) - 1]
     name_rect = _name_rect(card, cxs, cys) if side is Side.FRONT else None
     return Table(side, k, total / max(matched, 1), card, np.linalg.inv(m), cxs, cys, value_rows, cols,
-                 labels, name_rect)
+                 labels, name_rect, matched)
+
+
+def accepted(t: Table) -> bool:
+    """Enough labels matched to take the table for a pad (not a seed only)."""
+    return t.matched >= MIN_ROWS[t.side]
 
 
 def partial(t: Table) -> bool:

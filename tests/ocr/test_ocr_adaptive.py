@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
 import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
 from ocr import ScanError, ruling, scan_image
 from ocr import table_layout as ad
 from ocr.glyphs import ink_mask
 from ocr.layout import ANY_FRONT_ROWS, BACK_ROWS, FRONT_ROWS, Kind, Row, Side
+from ocr.plan import Planner
 from ocr.reader import Reader
 from ocr.tesseract import FakeEngine, OcrText, TesseractEngine
 from padsynth import variants as vr
@@ -225,6 +228,35 @@ def test_a_table_cut_short_is_sought_again_grown_by_the_rows_it_lacks() -> None:
     assert ad.grown_quad(lower_only)[0][1] == 100 - ad.SECTION_ROWS[True] * 50
 
 
+def test_a_piece_of_a_table_with_too_few_labels_is_a_seed_sought_whole() -> None:
+    # fresh photo 420032: a shadow cut the ruled web to Twos .. BONUS, and tesseract read
+    # four of those seven labels (fewer than a pad's MIN_ROWS): not a pad by itself, but,
+    # in the last search before the photo is refused, a seed, whose table is sought again
+    # grown by the section it lacks
+    rows = OFFICIAL[2:9]
+    read = {0, 1, 3, 5}  # Twos, Threes, Fives, TOTAL SCORE
+
+    def answer(i: int, _im: np.ndarray) -> OcrText:
+        return OcrText(rows[i][0] if i in read else "~", 0.9)
+
+    xs = [0, 200, 380, *range(460, 940, 80)]
+    ys = list(range(0, 40 * len(rows) + 1, 40))
+    warp = np.full((ys[-1] + 1, xs[-1] + 1), 250, np.uint8)
+    warp[:, xs] = 20
+    warp[ys, :] = 20
+    h, w = warp.shape
+    g = ruling.Grid(warp, xs, ys, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    assert ad.recognise(warp, g, FakeEngine(answer)) is None
+    seed = ad.recognise(warp, g, FakeEngine(answer), rescue=True)
+    assert seed is not None and seed.side is Side.FRONT and seed.matched == len(read)
+    assert not ad.accepted(seed)
+    assert ad.partial(seed)  # no lower box: grown by the lower section (plan._decide)
+    assert {row.label for _, row in seed.rows} >= {"Twos = 2", "TOTAL SCORE"}
+    # with one label fewer, not even a seed
+    read.discard(5)
+    assert ad.recognise(warp, g, FakeEngine(answer), rescue=True) is None
+
+
 def test_an_outer_row_whose_rule_was_lost_is_put_back() -> None:
     # room for one row above the first rule found (a dark band's edge is no line): put back
     assert ad._edge_rows([46, 95, 145, 194, 244, 295], 300) == [0, 46, 95, 145, 194, 244, 295]
@@ -251,6 +283,28 @@ def test_a_game_column_that_lost_its_line_is_split() -> None:
         [0, 200, 350, 425, 500, 575, 650, 725, 800]
     # a column of no whole number of games: left as it is
     assert ad.regularise_columns([0, 200, 275, 350, 475, 550]) == [0, 200, 275, 350, 475, 550]
+
+
+def test_the_outer_rules_of_a_table_warped_along_them_are_put_back() -> None:
+    # fresh photo 420040 (a pad filling the photo): the warp cut along the table's outline,
+    # so neither the label column's left rule nor GAME #6's right one was found; the HOW
+    # TO SCORE column (164 wide) then stood first and there were five game columns
+    xs = [209, 373, 460, 546, 631, 720, 808]
+    assert ad._edge_columns(xs, 897) == [0, *xs, 895]
+    # ... only the right one lost: GAME #6 put back, the label column was found
+    assert ad._edge_columns([3, 198, 332, 404, 479, 554, 628, 703], 780) == \
+        [3, 198, 332, 404, 479, 554, 628, 703, 778]
+    # every column found: unchanged, whatever lies around them (paper, a margin)
+    whole = [150, 345, 479, 551, 626, 701, 775, 850, 921]
+    assert ad._edge_columns(whole, 1100) == whole
+    # far more room right than a game column: a part of the table the grid missed, not a
+    # lost rule; and no room left for a label column: nothing put back
+    assert ad._edge_columns([10, 200, 275, 350, 425, 500], 900) == [10, 200, 275, 350, 425, 500]
+    # the outline cut is read so in the last search before the photo is refused, only
+    grid = ruling.Grid(np.full((1075, 897), 255, np.uint8), xs, list(range(7, 1075, 48)),
+                       np.zeros((4, 2), np.float32))
+    assert ad._read_lines(grid, 0, edges=True)[0] == [0, *xs, 895]
+    assert ad._read_lines(grid, 0)[0] == xs
 
 
 def test_only_ruled_webs_in_line_with_the_table_join_it() -> None:
@@ -375,9 +429,27 @@ def test_a_ruled_table_that_is_not_a_pad_is_refused() -> None:
              "Sugar", "Salt", "Pepper", "Flour", "Oil")
     v = vr.front_variant("calendar", wording=words, title="SHOPPING")
     s = vr.variant_sample(3, v, mnist_share=0.0, spec=PhotoSpec(angle=3.0))
-    with pytest.raises(ScanError) as exc:
-        scan_image(s.jpeg)
-    assert exc.value.code == "not_a_pad"
+    searches: list[bool] = []
+    search = Planner._search
+
+    def counted(self: Planner, rgb: Image.Image, rescue: bool) -> object:
+        searches.append(rescue)
+        return search(self, rgb, rescue)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Planner, "_search", counted)
+        with pytest.raises(ScanError) as exc:
+            scan_image(s.jpeg)
+        assert exc.value.code == "not_a_pad"
+        # a ruled table, not a pad's: searched once more before it is refused (the same
+        # refusal); a photo of no ruled table is refused after one search
+        assert searches == [False, True]
+        searches.clear()
+        blank = io.BytesIO()
+        Image.new("RGB", (1200, 900), "white").save(blank, "JPEG")
+        with pytest.raises(ScanError) as exc:
+            scan_image(blank.getvalue())
+        assert exc.value.code == "not_a_pad" and searches == [False]
 
 
 def test_an_empty_crop_has_no_ink() -> None:
