@@ -89,9 +89,12 @@ def template_cells(rgb: Image.Image) -> tuple[Side, list[Cell]]:
 class Planner:
     """Finds the pad in a photo; ``engine`` reads the printed labels of other designs."""
 
-    def __init__(self, engine: Engine, *, read_labels: bool = True) -> None:
+    def __init__(self, engine: Engine, *, read_labels: bool = True, rescue: bool = False) -> None:
         self.engine = engine
         self.read_labels = read_labels
+        # the last search before a photo is refused (see table_layout.recognise): a table of
+        # too few labels is a seed, and the outer column rules of a warped table are put back
+        self.rescue = rescue
 
     # -- geometry
     def plan_photo(self, rgb: Image.Image, corners: object = None) -> tuple[Plan, np.ndarray]:
@@ -104,25 +107,28 @@ class Planner:
         if corners is not None:
             return self._marked(rgb, check_corners(corners, rgb.size))
         try:
-            return self._search(rgb, rescue=False)
+            return self._search(rgb)
         except NotAPadTable as refusal:
-            # a ruled table, not a pad's: the last search before the photo is refused
-            # (see table_layout.recognise; a photo of no ruled table is refused at once)
+            if self.rescue:
+                raise
+            # a ruled table, not a pad's: the last search before the photo is refused (a
+            # photo of no ruled table is refused at once)
+            last = Planner(self.engine, read_labels=self.read_labels, rescue=True)
             try:
-                return self._search(rgb, rescue=True)
+                return last._search(rgb)
             except ScanError:
                 raise refusal from None
 
-    def _search(self, rgb: Image.Image, rescue: bool) -> tuple[Plan, np.ndarray]:
-        """The search ``plan_photo`` describes (``rescue``: see ``table_layout.recognise``)."""
+    def _search(self, rgb: Image.Image) -> tuple[Plan, np.ndarray]:
+        """The search ``plan_photo`` describes."""
         gray, scale = work_gray(rgb)
         try:
-            plan, error = self._plan_or_error(gray, ZOOM_BELOW if scale < 1.0 else None, rescue)
+            plan, error = self._plan_or_error(gray, ZOOM_BELOW if scale < 1.0 else None)
         except SmallPad as pad:  # told by the ruled grid, before its labels are read
-            zoomed = self._zoomed(rgb, pad.quad / scale, pad.target, pad.side / scale, rescue)
+            zoomed = self._zoomed(rgb, pad.quad / scale, pad.target, pad.side / scale)
             if zoomed is not None:
                 return zoomed
-            plan, error = self._plan_or_error(gray, rescue=rescue)
+            plan, error = self._plan_or_error(gray)
         if scale < 1.0:
             if plan is not None:
                 quads = [_card_quad(plan)]
@@ -131,7 +137,7 @@ class Planner:
                 quads, small = geometry.candidates(gray, limit=2), True
             target = max(plan.card.shape[:2]) if plan is not None else CARD_H
             for quad in quads if small else []:
-                zoomed = self._zoomed(rgb, quad / scale, target, rescue=rescue)
+                zoomed = self._zoomed(rgb, quad / scale, target)
                 if zoomed is not None:
                     return zoomed
         if plan is None:
@@ -139,16 +145,15 @@ class Planner:
             raise error
         return plan, np.diag([1 / scale, 1 / scale, 1.0]) @ plan.to_work
 
-    def _plan_or_error(self, gray: np.ndarray, zoom_below: float | None = None,
-                       rescue: bool = False) -> tuple[Plan | None, ScanError | None]:
+    def _plan_or_error(self, gray: np.ndarray, zoom_below: float | None = None
+                       ) -> tuple[Plan | None, ScanError | None]:
         try:
-            return self.plan_gray(gray, zoom_below=zoom_below, rescue=rescue), None
+            return self.plan_gray(gray, zoom_below=zoom_below), None
         except ScanError as exc:
             return None, exc
 
     def _zoomed(self, rgb: Image.Image, quad: np.ndarray, target: int,
-                side: float | None = None, rescue: bool = False
-                ) -> tuple[Plan, np.ndarray] | None:
+                side: float | None = None) -> tuple[Plan, np.ndarray] | None:
         """The plan of the photo's full-resolution part around ``quad`` (photo pixels),
         scaled so that the card, ``side`` long in the photo (else the quadrilateral's
         longest side), is about ``target`` pixels long, as a close photo gives it (warping
@@ -166,7 +171,7 @@ class Planner:
             full, (round(full.shape[1] * scale), round(full.shape[0] * scale)),
             interpolation=cv2.INTER_AREA)
         try:
-            plan = self.plan_gray(gray, rescue=rescue)
+            plan = self.plan_gray(gray)
         except ScanError:
             return None
         to_photo = np.array([[1 / scale, 0, box[0]], [0, 1 / scale, box[1]], [0, 0, 1]]) @ plan.to_work
@@ -242,25 +247,23 @@ class Planner:
                      name_rect)
 
     def plan_gray(self, gray: np.ndarray, marked: np.ndarray | None = None,
-                  zoom_below: float | None = None, rescue: bool = False) -> Plan:
+                  zoom_below: float | None = None) -> Plan:
         """Our own pad by the template when it matches well; else any pad by its lines and labels.
 
         ``marked``: the pad's corners as a person marked them (TL, TR, BR, BL as seen, in
         ``gray``): that quadrilateral instead of the ones found, and the ruled table is
         looked for inside it (with a margin).  ``zoom_below``: raise ``SmallPad`` when
         every card the ruled table could be is warped up from less than this share of its
-        size (``ZOOM_BELOW``), rather than read its labels at this size.  ``rescue``: the
-        last search before a photo is refused (``table_layout.recognise``)."""
+        size (``ZOOM_BELOW``), rather than read its labels at this size."""
         if marked is None:
             match, where = geometry.best_match(gray), None
         else:
             match, where = geometry.fit_marked(gray, marked), [geometry.widened(marked)]
-        plan = self._decide(gray, match, where, zoom_below, rescue)
+        plan = self._decide(gray, match, where, zoom_below)
         return plan if marked is None else replace(plan, marked=True)
 
     def _decide(self, gray: np.ndarray, match: geometry.Match | None,
-                where: list[np.ndarray] | None, zoom_below: float | None = None,
-                rescue: bool = False) -> Plan:
+                where: list[np.ndarray] | None, zoom_below: float | None = None) -> Plan:
         if match is not None and match.score >= STRONG_MATCH:
             return self._template_plan(gray, match)
         weak = match if match is not None and match.score >= MIN_MATCH else None
@@ -277,7 +280,7 @@ class Planner:
         if zoom_below is not None:
             _zoom_if_small(grid, zoom_below)
         try:
-            table = self._table(gray, grid, by_web, rescue)
+            table = self._table(gray, grid, by_web)
         except OcrEngineError:
             if weak is None:
                 raise
@@ -295,16 +298,16 @@ class Planner:
             raise ScanError("too_blurred", "the photo is too blurred to read the numbers")
         raise _not_a_pad(where, ruled=True)
 
-    def _table(self, gray: np.ndarray, grid: ruling.Grid, by_web: bool, rescue: bool
+    def _table(self, gray: np.ndarray, grid: ruling.Grid, by_web: bool
                ) -> table_layout.Table | None:
         """The pad's table from the ruled ``grid``, sought again where it was found in part;
-        None when no table found is a pad's.  ``rescue``: see ``table_layout.recognise``
-        (a table of too few labels is a seed, taken only once it has grown)."""
-        table = table_layout.recognise(gray, grid, self.engine, rescue=rescue)
+        None when no table found is a pad's (in the rescue search, a table of too few
+        labels is a seed, taken only once it has grown)."""
+        table = self._recognise(gray, grid)
         # the outline may have misled the search: no pad, or one section of it
         if by_web and (table is None or table_layout.partial(table)
                        or not table_layout.accepted(table)):
-            table = self._fuller(gray, table, ruling.web_grid(gray), rescue)
+            table = self._fuller(gray, table, ruling.web_grid(gray))
         # the web of lines is split too, or the outline cut the table short: the rest
         # of the table lies above or below (again while it grows: the section found,
         # grown by the other, may still lack the other's far rows)
@@ -313,21 +316,23 @@ class Planner:
                                      or any(table_layout.lacking(table))):
                 break
             grown = self._fuller(gray, table, ruling.find_grid(
-                gray, [table_layout.grown_quad(table)]), rescue)
+                gray, [table_layout.grown_quad(table)]))
             if grown is table:
                 break
             table = grown
         return table if table is not None and table_layout.accepted(table) else None
 
     def _fuller(self, gray: np.ndarray, table: table_layout.Table | None,
-                grid: ruling.Grid | None, rescue: bool = False) -> table_layout.Table | None:
+                grid: ruling.Grid | None) -> table_layout.Table | None:
         """The table ``grid`` reads as where it has more rows than ``table`` (or there is
         none), else ``table``."""
-        other = None if grid is None else table_layout.recognise(gray, grid, self.engine,
-                                                                 rescue=rescue)
+        other = None if grid is None else self._recognise(gray, grid)
         if other is not None and (table is None or len(other.rows) > len(table.rows)):
             return other
         return table
+
+    def _recognise(self, gray: np.ndarray, grid: ruling.Grid) -> table_layout.Table | None:
+        return table_layout.recognise(gray, grid, self.engine, rescue=self.rescue)
 
 
 def _zoom_if_small(grid: ruling.Grid, below: float) -> None:

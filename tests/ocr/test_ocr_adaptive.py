@@ -432,9 +432,9 @@ def test_a_ruled_table_that_is_not_a_pad_is_refused() -> None:
     searches: list[bool] = []
     search = Planner._search
 
-    def counted(self: Planner, rgb: Image.Image, rescue: bool) -> object:
-        searches.append(rescue)
-        return search(self, rgb, rescue)
+    def counted(self: Planner, rgb: Image.Image) -> object:
+        searches.append(self.rescue)
+        return search(self, rgb)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Planner, "_search", counted)
