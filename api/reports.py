@@ -79,7 +79,7 @@ class FindingSchema(ma.Schema):
     details = fields.Dict(keys=fields.String(), metadata={
         "description": "code-specific facts; for a doubt, doubt: {reason, cells: [{field, game, "
                        "read, status, confidence, box, photo}], would_be_right_if: "
-                       "[{field, game, value}]}"})
+                       "[{field, game, value}]} (reason hidden: would_be_wrong_if instead)"})
 
 
 class WitnessTurnSchema(ma.Schema):

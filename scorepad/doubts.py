@@ -17,6 +17,14 @@ Only cells typed or confirmed by a person, and confident readings that no candid
 explains, carry errors. A doubt keeps its code; its severity is ``doubt`` and
 ``details["doubt"]`` names the cells (with their crop boxes) and the readings that
 would make the card right.
+
+The other way round (``apply_hidden``): a column that holds as read is not called right
+when a written sum holds only as the reader took it. A sum read unsure whose best other
+reading is the same number with a digit more (146 written for an upper TOTAL SCORE of
+46, read 746 and taken as 46: a game never reaches 746) may be the player's slip; where
+that reading makes an error, the error is reported as a doubt (reason ``hidden``, with
+the reading, ``would_be_wrong_if``). Not every unsure reading with an erring candidate:
+that called two thirds of the columns of the photos measured unsure, right as read.
 """
 
 from __future__ import annotations
@@ -47,6 +55,8 @@ _BOXES = tuple(b.value for b in ALL_BOXES)
 _UPPER = tuple(b.value for b in UPPER)
 _LOWER = tuple(b.value for b in LOWER)
 _BONUS = (CHECKS_KEY, "yahtzee")
+# The written sums of a game (any number: no box's legal values)
+_SUMS = ("upper_total_score", "upper_total", "lower_total", "upper_total_repeat", "grand_total")
 
 # What a finding on a game's field is computed from, besides the field itself.
 FIELD_BASIS: dict[str, tuple[str, ...]] = {
@@ -325,3 +335,66 @@ def _cell_dict(c: Cell, p: Player) -> dict[str, Any]:
         "confidence": r.confidence, "box": None if r.box is None else list(r.box),
         "photo": r.photo,
     }
+
+
+def apply_hidden(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> None:
+    """Add a doubt for each written sum of a column with no error and no doubt that was
+    read unsure and holds only as the reader took it (see the module's docstring)."""
+    judged = {(f.player, _column(f)) for f in findings
+              if f.severity in (Severity.ERROR, Severity.DOUBT)}
+    budget = MAX_REAUDITS
+    for pi, p in enumerate(sheet.players):
+        columns: list[int | None] = [n for n, g in enumerate(p.games) if g is not None]
+        for column in [*columns, None]:
+            for cell in [] if (pi, column) in judged else _sums_read_unsure(p, column):
+                if budget <= 0:
+                    return
+                budget -= 1
+                found = _hidden(pi, p, cell, reaudit)
+                if found is not None:
+                    findings.append(found)
+
+
+def _column(f: Finding) -> int | None:
+    """The column a finding is on: its game (0-based), or None for PLAYERS' SCORES."""
+    return None if (f.field or "").startswith(_PS) or f.game is None else f.game - 1
+
+
+def _sums_read_unsure(p: Player, column: int | None) -> list[Cell]:
+    if column is None:
+        readings = p.players_scores.readings if p.players_scores else {}
+    else:
+        g = p.games[column]
+        readings = {k: r for k, r in g.readings.items() if k in _SUMS} if g is not None else {}
+    return [Cell(column, k) for k, r in readings.items() if r.status.unsure and r.candidates]
+
+
+def _hidden(pi: int, p: Player, cell: Cell, reaudit: Reaudit) -> Finding | None:
+    """The error the cell's best other reading makes, as a doubt, where that reading is
+    the number read with a digit more (the reader saw it, and took the shorter number:
+    a stray mark, or the player's slip)."""
+    reading = cell.reading(p)
+    read = cell.value(p)
+    assert reading is not None
+    alt = reading.candidates[0]
+    if not (type(read) is int and type(alt) is int and alt > read and digit_apart(read, alt)):
+        return None
+    changed = cell.substituted(p, alt)
+    if cell.game is None:
+        again = reaudit.players_scores(pi, changed)
+    else:
+        g = changed.games[cell.game]
+        assert g is not None
+        again = reaudit.game(pi, p.name, cell.game, g)
+    errors = [f for f in again if f.severity is Severity.ERROR]
+    if not errors:
+        return None
+    f = errors[0]
+    f.severity_override = Severity.DOUBT
+    f.details = {**f.details, "doubt": {
+        "reason": "hidden",
+        "cells": [_cell_dict(cell, p)],
+        "would_be_wrong_if": [{"field": cell.field, "game": cell.game_no, "value": alt}],
+    }}
+    f.message = messages.render(f)
+    return f

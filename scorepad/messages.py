@@ -170,6 +170,11 @@ def _render_doubt(f: Finding, text: str, doubt: dict[str, Any]) -> str:
     where = _where(f)
     cells = "; ".join(_cell_text(c, f.game) for c in doubt.get("cells") or [])
     right = doubt.get("would_be_right_if") or []
+    if doubt.get("reason") == "hidden":
+        wrong = " or ".join(f"{_cell_label(r, f.game)} reads {_reading_text(r.get('value'))}"
+                            for r in doubt.get("would_be_wrong_if") or [])
+        return (f"{where}: check {cells or 'the cells'} on the photo: the card is right as "
+                f"read, but not if {wrong}: {text.removeprefix(where + ': ')}")
     if right:
         fix = "the card is right there if " + " or ".join(
             f"{_cell_label(r, f.game)} reads {_reading_text(r.get('value'))}" for r in right)

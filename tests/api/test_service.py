@@ -259,6 +259,24 @@ def test_verify_scanned_sheet_reports_doubts(client: FlaskClient) -> None:
         ("TOTAL_ARITHMETIC", "error")]
 
 
+def test_verify_scanned_sheet_right_only_as_read_is_unsure(client: FlaskClient) -> None:
+    # the upper TOTAL SCORE read unsure as 63, the reader's best other reading 763: the
+    # player may have written 163 (a slip the sum holding with 63 would hide)
+    r = client.post("/api/v1/verify", json=pad("scanned_hidden_slip"))
+    assert r.status_code == 200 and r.json is not None
+    assert r.json["ok"] is True and r.json["verdict"] == "unsure"
+    (f,) = r.json["findings"]
+    assert (f["code"], f["severity"], f["field"]) == (
+        "TOTAL_ARITHMETIC", "doubt", "upper_total_score")
+    assert f["details"]["doubt"]["reason"] == "hidden"
+    assert f["details"]["doubt"]["would_be_wrong_if"] == [
+        {"field": "upper_total_score", "game": 1, "value": 763}]
+    data = pad("scanned_hidden_slip")
+    data["players"][0]["games"][0]["readings"]["upper_total_score"]["status"] = "confirmed"
+    r = client.post("/api/v1/verify", json=data)
+    assert r.json is not None and r.json["verdict"] == "correct" and r.json["findings"] == []
+
+
 def test_verify_bad_readings_name_the_path(client: FlaskClient) -> None:
     data = pad("scanned_misread_total")
     data["players"][0]["games"][0]["readings"]["aces"]["confidence"] = 2

@@ -169,6 +169,29 @@ CASES = [
      scanned({"upper_total_score": 64}, {"upper_total_score": read("confirmed"),
                                          "chance": read("needs_review")}),
      {("error", "TOTAL_ARITHMETIC", "upper_total_score")}, "errors"),
+    # A sum that holds only as the reader took it: 163 written for an upper TOTAL SCORE of
+    # 63 (a slip), the digit more seen (the best other reading) and the 63 taken ...
+    ("slip_hidden_by_an_unsure_reading",
+     scanned({"upper_total_score": 63}, {"upper_total_score": read("needs_review", 163, 68)}),
+     {("doubt", "TOTAL_ARITHMETIC", "upper_total_score")}, "unsure"),
+    ("players_total_hidden_by_an_unsure_reading",
+     scanned(scores={"games": [235], "total": 235},
+             score_readings={"games[0]": read(), "total": read("needs_review", 2355)}),
+     {("doubt", "PLAYERS_TOTAL_WRONG", "players_scores.total")}, "unsure"),
+    # ... not a sum read surely, or confirmed; not where the best other reading is no
+    # digit more (a misread the sum holding makes unlikely), nor a box's reading (the
+    # decoder takes a legal reading over an illegal one: most are right)
+    ("sure_sum_a_digit_more_a_candidate",
+     scanned({"upper_total_score": 63}, {"upper_total_score": read("confident", 163)}),
+     set(), "correct"),
+    ("confirmed_sum_a_digit_more_a_candidate",
+     scanned(readings={"upper_total_score": read("confirmed", 163)}), set(), "correct"),
+    ("unsure_sum_whose_best_other_reading_is_no_digit_more",
+     scanned(readings={"upper_total_score": read("needs_review", 68, 163)}), set(), "correct"),
+    ("unsure_box_a_digit_more_a_candidate",
+     scanned(readings={"chance": read("needs_review", 122)}), set(), "correct"),
+    ("unsure_sum_without_candidates",
+     scanned(readings={"upper_total_score": read("needs_review")}), set(), "correct"),
     # PLAYERS' SCORES
     ("players_score_row_misread",
      scanned(scores={"games": [285], "total": 235},
@@ -251,6 +274,19 @@ def test_doubt_details_name_the_cells_with_their_crops() -> None:
                                "box": [812, 1400, 905, 1452], "photo": 1}]
     assert doubt["would_be_right_if"] == [{"field": "grand_total", "game": 1, "value": 235}]
     assert f.message and "doubt" not in f.message.split(":")[0]  # a message is rendered
+
+
+def test_a_hidden_slip_names_the_cell_and_the_reading_that_shows_it() -> None:
+    data = scanned({"upper_total_score": 63}, {"upper_total_score": read("needs_review", 163)})
+    report = audit_sheet(load_sheet(data))
+    [f] = [f for f in report.findings if f.severity is Severity.DOUBT]
+    doubt = f.details["doubt"]
+    assert doubt["reason"] == "hidden"
+    assert [c["field"] for c in doubt["cells"]] == ["upper_total_score"]
+    assert doubt["cells"][0]["read"] == 63 and doubt["cells"][0]["box"] == [10, 20, 60, 50]
+    assert doubt["would_be_wrong_if"] == [
+        {"field": "upper_total_score", "game": 1, "value": 163}]
+    assert (f.written, f.expected) == (163, 63)  # the finding as that reading would make it
 
 
 def test_confirmed_readings_change_nothing() -> None:

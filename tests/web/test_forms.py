@@ -140,8 +140,13 @@ def test_the_pad_form_keeps_every_sample_verdict(name: str) -> None:
     back = pad.sheet_from_form(form, rules or "hasbro")
     if not isinstance(data.get("rules"), str | None):
         back["rules"] = data["rules"]
+    typed = json.loads(json.dumps(data))  # the form holds values, not how they were read
+    for pl in typed["players"]:
+        for part in [*(pl.get("games") or []), pl.get("players_scores")]:
+            if part:
+                part.pop("readings", None)
     before = sorted((f.code, f.player, f.game, f.field)
-                    for f in audit_sheet(load_sheet(data)).findings)
+                    for f in audit_sheet(load_sheet(typed)).findings)
     after = sorted((f.code, f.player, f.game, f.field)
                    for f in audit_sheet(load_sheet(back)).findings)
     assert after == before
