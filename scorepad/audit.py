@@ -454,8 +454,9 @@ def audit_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
     report.findings = c.findings
     report.tally = tally
     if has_readings(sheet):  # a scanned sheet: errors that a misread explains are doubts
-        apply_doubts(report.findings, sheet, _Reaudit(rs))
-        apply_hidden(report.findings, sheet, _Reaudit(rs))
+        reaudit = _Reaudit(rs)
+        apply_doubts(report.findings, sheet, reaudit)
+        apply_hidden(report.findings, sheet, reaudit)
     return report
 
 

@@ -234,16 +234,31 @@ class _Scope:
         return cells
 
 
+def _column_of(f: Finding) -> tuple[int, int | None] | None:
+    """(player, column) of a finding: its game (0-based), or None for the PLAYERS' SCORES
+    column; None for a finding on no one column."""
+    if f.player is None:
+        return None
+    if (f.field or "").startswith(_PS):
+        return (f.player, None)
+    return None if f.game is None else (f.player, f.game - 1)
+
+
+def _audit_again(reaudit: Reaudit, changed: Player, player: int, column: int | None
+                 ) -> list[Finding]:
+    """The findings of one column (``_column_of``) of a player with a cell read otherwise."""
+    if column is None:
+        return reaudit.players_scores(player, changed)
+    g = changed.games[column]
+    assert g is not None
+    return reaudit.game(player, changed.name, column, g)
+
+
 def _scopes(findings: list[Finding]) -> list[_Scope]:
     scopes: dict[tuple[int, int | None], _Scope] = {}
     for f in findings:
-        if f.severity is not Severity.ERROR or f.player is None:
-            continue
-        if (f.field or "").startswith(_PS):
-            where: tuple[int, int | None] = (f.player, None)
-        elif f.game is not None:
-            where = (f.player, f.game - 1)
-        else:
+        where = _column_of(f) if f.severity is Severity.ERROR else None
+        if where is None:
             continue
         scope = scopes.setdefault(where, _Scope(where[0], where[1], [], {}))
         scope.errors.append(f)
@@ -284,13 +299,7 @@ def _try(scope: _Scope, p: Player, cell: Cell, alts: Sequence[int | None], reaud
             scope.incomplete = True
             break
         budget -= 1
-        changed = cell.substituted(p, alt)
-        if scope.game is None:
-            again = reaudit.players_scores(scope.player, changed)
-        else:
-            g = changed.games[scope.game]
-            assert g is not None
-            again = reaudit.game(scope.player, p.name, scope.game, g)
+        again = _audit_again(reaudit, cell.substituted(p, alt), scope.player, scope.game)
         left = {_key(f) for f in again if f.severity is Severity.ERROR}
         # Aces read as 1 might be 51 for a sum's sake, but 51 is an error itself
         fits = left <= {_key(f) for f in scope.errors}
@@ -341,8 +350,7 @@ def _cell_dict(c: Cell, p: Player) -> dict[str, Any]:
 def apply_hidden(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> None:
     """Add a doubt for each written sum of a column with no error and no doubt that was
     read unsure and holds only as the reader took it (see the module's docstring)."""
-    judged = {(f.player, _column(f)) for f in findings
-              if f.severity in (Severity.ERROR, Severity.DOUBT)}
+    judged = {_column_of(f) for f in findings if f.severity in (Severity.ERROR, Severity.DOUBT)}
     # (no budget: one audit again per written sum at most, a few hundred on a full sheet)
     for pi, p in enumerate(sheet.players):
         columns: list[int | None] = [n for n, g in enumerate(p.games) if g is not None]
@@ -351,11 +359,6 @@ def apply_hidden(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
                 found = _hidden(pi, p, cell, reaudit)
                 if found is not None:
                     findings.append(found)
-
-
-def _column(f: Finding) -> int | None:
-    """The column a finding is on: its game (0-based), or None for PLAYERS' SCORES."""
-    return None if (f.field or "").startswith(_PS) or f.game is None else f.game - 1
 
 
 def _sums_read_unsure(p: Player, column: int | None) -> list[Cell]:
@@ -377,13 +380,7 @@ def _hidden(pi: int, p: Player, cell: Cell, reaudit: Reaudit) -> Finding | None:
     alt = reading.candidates[0]
     if not (type(read) is int and type(alt) is int and alt > read and digit_apart(read, alt)):
         return None
-    changed = cell.substituted(p, alt)
-    if cell.game is None:
-        again = reaudit.players_scores(pi, changed)
-    else:
-        g = changed.games[cell.game]
-        assert g is not None
-        again = reaudit.game(pi, p.name, cell.game, g)
+    again = _audit_again(reaudit, cell.substituted(p, alt), pi, cell.game)
     errors = [f for f in again if f.severity is Severity.ERROR]
     if not errors:
         return None

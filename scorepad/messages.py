@@ -164,6 +164,11 @@ def _cell_text(cell: dict[str, Any], game: int | None) -> str:
     return f"{_cell_label(cell, game)} ({', '.join(parts)})"
 
 
+def _other_readings(readings: list[dict[str, Any]], game: int | None) -> str:
+    return " or ".join(f"{_cell_label(r, game)} reads {_reading_text(r.get('value'))}"
+                       for r in readings)
+
+
 def _render_doubt(f: Finding, text: str, doubt: dict[str, Any]) -> str:
     """A doubt: which cells to check on the photo, what was read, which reading makes the
     card right, then the finding as read."""
@@ -171,13 +176,11 @@ def _render_doubt(f: Finding, text: str, doubt: dict[str, Any]) -> str:
     cells = "; ".join(_cell_text(c, f.game) for c in doubt.get("cells") or [])
     right = doubt.get("would_be_right_if") or []
     if doubt.get("reason") == "hidden":
-        wrong = " or ".join(f"{_cell_label(r, f.game)} reads {_reading_text(r.get('value'))}"
-                            for r in doubt.get("would_be_wrong_if") or [])
+        wrong = _other_readings(doubt.get("would_be_wrong_if") or [], f.game)
         return (f"{where}: check {cells or 'the cells'} on the photo: the card is right as "
                 f"read, but not if {wrong}: {text.removeprefix(where + ': ')}")
     if right:
-        fix = "the card is right there if " + " or ".join(
-            f"{_cell_label(r, f.game)} reads {_reading_text(r.get('value'))}" for r in right)
+        fix = "the card is right there if " + _other_readings(right, f.game)
     elif doubt.get("reason") == "not_checked":
         fix = "a misreading was not ruled out"
     else:
