@@ -97,7 +97,8 @@ def back_sheet(reads: Sequence[CellRead]) -> Sheet:
 
 def reading_of(r: CellRead) -> Reading:
     """What the audit needs to know of how a cell was read."""
-    others: list[int | None] = []
+    # (what the ink read, where the value is a failed sum's explanation, is the first)
+    others: list[int | None] = [] if r.ink is None else [r.ink]
     for c in r.candidates:
         if (isinstance(c.value, int) and c.value != r.value and c.p >= ALTERNATIVE_AT
                 and c.value not in others):
@@ -106,4 +107,4 @@ def reading_of(r: CellRead) -> Reading:
         # a tally or a tick may be counted one off (strokes that touch, a stray mark)
         others += [n for n in (r.value - 1, r.value + 1) if n >= 0 and n not in others]
     return Reading(ReadStatus(r.status), confidence=round(r.confidence, 4),
-                   candidates=tuple(others[:MAX_ALTERNATIVES]), box=r.box)
+                   candidates=tuple(others[:MAX_ALTERNATIVES]), box=r.box, ink=r.ink)

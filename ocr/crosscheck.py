@@ -1,5 +1,8 @@
 """Confidence from the pad's own arithmetic: readings that satisfy a sum are confident, a
-failed sum no doubtful cell explains takes confidence away. Values are never changed."""
+failed sum no doubtful cell explains takes confidence away. One value may change: a
+doubtful cell whose one candidate is a failed sum's only explanation takes that reading,
+stays for a person to check, and keeps what its ink read (``CellRead.ink``), which the
+audit tries (a sum that holds only as the reader took it is a doubt, not "correct")."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from .decode import CONFIDENT_AT, fixed_sure, legal_values_of
 from .layout import Side
 from .misread import misread_alike, swapped_digit, twins_by_swap
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
+from .sumread import Relation
+from .taken import take_implied
 
 KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings this sure confident
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
@@ -25,17 +30,18 @@ ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the 
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
 
-Relation = tuple[str, list[CellRead], list[CellRead]]  # a sum's name, its parts, its result
 
 
 def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
-    """Confidence from the pad's arithmetic, never values.
+    """Confidence from the pad's arithmetic.
 
     When the numbers as read satisfy one of the pad's sums (the six upper boxes
     add up to TOTAL SCORE, ...), a misreading would have to be cancelled by
-    another one, which is unlikely: such readings become confident.  Nothing
-    is ever changed to make a sum agree; a sum that fails changes nothing
-    either (it may be the player's mistake, which the audit reports).
+    another one, which is unlikely: such readings become confident.  No sure
+    reading is ever changed to make a sum agree (a sum that fails may be the
+    player's mistake, which the audit reports); a doubtful cell that one of its
+    own candidates is the failed sum's only explanation for reads as that
+    candidate (``taken.take_implied``), still for a person to check.
     """
     for col in _columns(reads, side):
         relations = _relations(col, side)
@@ -47,6 +53,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         _doubt_implied(relations, sums, rules)
         _doubt_slips(relations, sums, explained, rules)
         _confirm_copies(col, sums)
+        take_implied(relations, sums.implied, sums.contested, rules)
 
 
 def _columns(reads: Sequence[CellRead], side: Side) -> list[dict[str, CellRead]]:
@@ -103,6 +110,7 @@ class _Sums:
     failing: list[tuple[list[CellRead], CellRead, list[CellRead]]] = field(default_factory=list)
     # a failed sum's one doubtful cell and the one candidate that explains it
     implied: dict[int, tuple[CellRead, int]] = field(default_factory=dict)
+    contested: set[int] = field(default_factory=set)  # ... implied otherwise by another sum
     suspects: set[int] = field(default_factory=set)  # cells a failed sum says may be other
 
 
@@ -210,7 +218,9 @@ def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
             # one doubtful cell's one candidate, and no other way, makes the sum hold:
             # read so, the sum vouches for the rest of it as a sum that holds does
             _vouch_rest(parts, res, why[0][0], explaining, rules)
-            sums.implied.setdefault(id(why[0][0][0]), why[0][0])
+            cell, value = why[0][0]
+            if sums.implied.setdefault(id(cell), (cell, value))[1] != value:
+                sums.contested.add(id(cell))
     totals: set[int] = set()  # ... the totals of those with a doubtful cell in them too
     doubting: list[tuple[CellRead, list[CellRead]]] = []  # those sums' totals and readings
     for (parts, res, written), why in zip(sums.failing, explanations, strict=True):
@@ -276,7 +286,7 @@ def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> No
     50, 157 read 60, 60, 167): the copy, and its partners that a candidate would make hold
     with it as implied, are for a person to check."""
     implied = dict(sums.implied)
-    _copies(relations, implied, rules)
+    sr.copies(relations, implied, rules)
     for _name, parts, result in relations:
         if len(result) != 1 or not isinstance(result[0].value, int):
             continue
@@ -302,13 +312,13 @@ def _doubt_slips(relations: list[Relation], sums: _Sums, explained: list[bool],
     """A cell one digit from making a failed sum hold (a digit more, fewer or other) is for
     a person to look at, with that reading among its candidates; so are its copies."""
     slipped = sums.slipped
-    _copies(relations, slipped, rules)
+    sr.copies(relations, slipped, rules)
     # (where a doubtful cell's candidate accounts for the failure, a reading at
     # KEEP_ON_FAIL or above is not suspected a digit other too: a +1 failure would
     # otherwise doubt every sure cell whose last digit may be one more)
     others = {id(r): (r, v) for r, v, k in sums.misread if id(r) not in slipped
               and (not explained[k] or r.confidence < KEEP_ON_FAIL)}
-    _copies(relations, others, rules)
+    sr.copies(relations, others, rules)
     # (a digit misread as another in a cell whose own sum holds, or in a copy of it,
     # would need a second misreading to cancel it there: that cell is vouched for,
     # unless a cell of that sum shows the same digit where the same misreading
@@ -404,25 +414,6 @@ def _misread_twice(relations: list[Relation],
     return out
 
 
-def _copies(relations: list[Relation],
-             slipped: dict[int, tuple[CellRead, int]], rules: RuleSet) -> None:
-    """A copy of a cell a digit from holding its sum (TOTAL SCORE + a blank BONUS as TOTAL,
-    TOTAL repeated below) is a digit from it too: the same written value, perhaps misread
-    alike, which the copy's own sum (x + 0 = x) cannot tell."""
-    grown = True
-    while grown:
-        grown = False
-        for _name, parts, result in relations:
-            nonzero = [p for p in parts if sr.worth(p, rules) != 0]
-            if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
-                    or nonzero[0].field == "yahtzee_bonus_checks"):
-                continue
-            for a, b in ((nonzero[0], result[0]), (result[0], nonzero[0])):
-                if id(a) in slipped and id(b) not in slipped:
-                    slipped[id(b)] = (b, slipped[id(a)][1])
-                    grown = True
-
-
 Way = tuple[tuple[CellRead, int], ...]  # cells of a sum, each with its other reading
 
 
@@ -430,8 +421,9 @@ def _explanations(parts: list[CellRead], result: CellRead, rules: RuleSet) -> li
     """How a failed sum is accounted for by cells already marked for review: one of a
     cell's own candidates, or one each of two cells' (in an unfamiliar hand two cells of a
     sum are misread as often as one), would make the sum hold; each way as its cells and
-    their candidates.  (Only confidence depends on this; the values stay as read.)  None:
-    the failure may hide a confident misreading."""
+    their candidates.  (Confidence depends on this, and where there is one way, one
+    cell's one candidate, that cell's value: ``taken.take_implied``.)  None: the failure may
+    hide a confident misreading."""
     gap = sum(sr.worth(p, rules) for p in parts) - sr.worth(result, rules)  # parts over total
     cells = [r for r in [*parts, result]
              if r.status != CONFIDENT and r.kind != BLANK and isinstance(r.value, int)]

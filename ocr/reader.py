@@ -6,9 +6,10 @@ another design; cells cut), ``glyphs`` (ink and glyphs), the digit classifier ov
 glyph in one batch (adapted to the writer's hand by ``writer``), ONE tesseract run over
 the cells the classifier is unsure of, ``cellread`` and ``decode`` (candidates decoded
 against what the box can legally hold), ``crosscheck`` (confidence from the pad's sums)
-and ``assemble`` (the sheet).  The reader never changes a written value to make totals
+and ``assemble`` (the sheet).  The reader never changes a sure reading to make totals
 agree; a value chosen because it is legal rather than because it read best is marked
-``inferred``.
+``inferred``, and a doubtful cell read as the one candidate that explains a failed sum
+keeps what its ink read (``ink``), for the audit to try.
 """
 
 from __future__ import annotations

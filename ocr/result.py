@@ -53,6 +53,9 @@ class CellRead:
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 in the (upright) photo
     readers: dict[str, str | None] = dc_field(default_factory=dict)
     checks: list[str] = dc_field(default_factory=list)  # cross-checks this reading passed
+    # what the ink alone reads where the value is another reading, the one a failed sum's
+    # only explanation needs (``crosscheck``); the cell is then for a person to check
+    ink: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +64,7 @@ class CellRead:
             "status": self.status, "inferred": self.inferred,
             "candidates": [{"value": c.value, "p": round(c.p, 4)} for c in self.candidates[:5]],
             "box": list(self.box), "readers": dict(self.readers), "checks": list(self.checks),
+            "ink": self.ink,
         }
 
 

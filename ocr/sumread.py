@@ -1,5 +1,6 @@
 """A pad's sums on cell readings: what a reading adds to its sum, what a cell would have to
-read for its sum to hold, and how far each of its candidates would move the sum."""
+read for its sum to hold, how far each of its candidates would move the sum, and the copies
+of a cell (a sum x + 0 = x)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from scorepad.rules import RuleSet
 
 from .decode import legal_values_of
 from .result import BLANK, CONFIDENT, CellRead
+
+Relation = tuple[str, list[CellRead], list[CellRead]]  # a sum's name, its parts, its result
 
 
 def read_as(parts: list[CellRead], result: CellRead, cell: CellRead, value: int
@@ -58,3 +61,22 @@ def worth(r: CellRead, rules: RuleSet) -> int:
 def points(field: str, value: int, rules: RuleSet) -> int:
     """What a reading adds to its sum (a YAHTZEE BONUS reading counts check marks)."""
     return value * rules.yahtzee_bonus if field == "yahtzee_bonus_checks" else value
+
+
+def copies(relations: list[Relation],
+             slipped: dict[int, tuple[CellRead, int]], rules: RuleSet) -> None:
+    """A copy of a cell a digit from holding its sum (TOTAL SCORE + a blank BONUS as TOTAL,
+    TOTAL repeated below) is a digit from it too: the same written value, perhaps misread
+    alike, which the copy's own sum (x + 0 = x) cannot tell."""
+    grown = True
+    while grown:
+        grown = False
+        for _name, parts, result in relations:
+            nonzero = [p for p in parts if worth(p, rules) != 0]
+            if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
+                    or nonzero[0].field == "yahtzee_bonus_checks"):
+                continue
+            for a, b in ((nonzero[0], result[0]), (result[0], nonzero[0])):
+                if id(a) in slipped and id(b) not in slipped:
+                    slipped[id(b)] = (b, slipped[id(a)][1])
+                    grown = True

@@ -19,13 +19,15 @@ explains, carry errors. A doubt keeps its code; its severity is ``doubt`` and
 would make the card right.
 
 The other way round (``apply_hidden``): a column that holds as read is not called right
-when a written sum holds only as the reader took it. A sum read unsure whose best other
-reading is the same number with a digit more (146 written for an upper TOTAL SCORE of
-46, read 746 and taken as 46: a game never reaches 746) may be the player's slip; where
-that reading makes an error, the error is reported as a doubt (reason ``hidden``, with
-the reading, ``would_be_wrong_if``). Only that reading: trying every candidate of every
-unsure cell this way made two thirds of the game columns of the development photos
-unsure, nearly all of them read right.
+when a cell holds only as the reader took it. Two readings are tried: what the ink read
+where the reader took the one reading a failed sum needs (``Reading.ink``: 147 read for
+a lower TOTAL the boxes make 157, taken as 157), and, for a written sum read unsure, its
+best other reading where that is the same number with a digit more (146 written for an
+upper TOTAL SCORE of 46, read 746 and taken as 46: a game never reaches 746). Either may
+be what the player wrote (a slip); where it makes an error, the error is reported as a
+doubt (reason ``hidden``, with the reading, ``would_be_wrong_if``). Only those readings:
+trying every candidate of every unsure cell this way made two thirds of the game columns
+of the development photos unsure, nearly all of them read right.
 """
 
 from __future__ import annotations
@@ -348,38 +350,47 @@ def _cell_dict(c: Cell, p: Player) -> dict[str, Any]:
 
 
 def apply_hidden(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> None:
-    """Add a doubt for each written sum of a column with no error and no doubt that was
-    read unsure and holds only as the reader took it (see the module's docstring)."""
+    """Add a doubt for each cell of a column with no error and no doubt that holds only as
+    the reader took it: a written sum read unsure a digit short of its best other reading,
+    or any cell whose ink reads otherwise (see the module's docstring)."""
     judged = {_column_of(f) for f in findings if f.severity in (Severity.ERROR, Severity.DOUBT)}
-    # (no budget: one audit again per written sum at most, a few hundred on a full sheet)
+    # (no budget: one audit again per written sum or taken reading at most)
     for pi, p in enumerate(sheet.players):
         columns: list[int | None] = [n for n, g in enumerate(p.games) if g is not None]
         for column in [*columns, None]:
-            for cell in [] if (pi, column) in judged else _sums_read_unsure(p, column):
-                found = _hidden(pi, p, cell, reaudit)
+            for cell, alt in [] if (pi, column) in judged else _taken(p, column):
+                found = _hidden(pi, p, cell, alt, reaudit)
                 if found is not None:
                     findings.append(found)
 
 
-def _sums_read_unsure(p: Player, column: int | None) -> list[Cell]:
+def _taken(p: Player, column: int | None) -> list[tuple[Cell, int]]:
+    """The cells of a column read as one value where another reading was seen, with that
+    reading: what the ink read where the reader took the reading a failed sum needs, and
+    a written sum read unsure whose best other reading is the number read with a digit
+    more (the reader saw it, and took the shorter number: a stray mark, or the player's
+    slip)."""
     if column is None:
         readings = p.players_scores.readings if p.players_scores else {}
     else:
         g = p.games[column]
-        readings = {k: r for k, r in g.readings.items() if k in _SUMS} if g is not None else {}
-    return [Cell(column, k) for k, r in readings.items() if r.status.unsure and r.candidates]
+        readings = g.readings if g is not None else {}
+    out: list[tuple[Cell, int]] = []
+    for key, r in readings.items():
+        cell = Cell(column, key)
+        read = cell.value(p)
+        if not r.status.unsure or type(read) is not int:
+            continue
+        if r.ink is not None and r.ink != read:
+            out.append((cell, r.ink))
+        elif ((column is None or key in _SUMS) and r.candidates
+              and type(alt := r.candidates[0]) is int and alt > read and digit_apart(read, alt)):
+            out.append((cell, alt))
+    return out
 
 
-def _hidden(pi: int, p: Player, cell: Cell, reaudit: Reaudit) -> Finding | None:
-    """The error the cell's best other reading makes, as a doubt, where that reading is
-    the number read with a digit more (the reader saw it, and took the shorter number:
-    a stray mark, or the player's slip)."""
-    reading = cell.reading(p)
-    read = cell.value(p)
-    assert reading is not None
-    alt = reading.candidates[0]
-    if not (type(read) is int and type(alt) is int and alt > read and digit_apart(read, alt)):
-        return None
+def _hidden(pi: int, p: Player, cell: Cell, alt: int, reaudit: Reaudit) -> Finding | None:
+    """The error the cell read as ``alt`` makes, as a doubt."""
     again = _audit_again(reaudit, cell.substituted(p, alt), pi, cell.game)
     errors = [f for f in again if f.severity is Severity.ERROR]
     if not errors:

@@ -37,6 +37,9 @@ class Reading:
     candidates: tuple[int | None, ...] = ()  # other plausible readings, best first; None = blank
     box: tuple[int, int, int, int] | None = None  # the cell's crop in the photo (x0, y0, x1, y1)
     photo: int | None = None  # which photo of a multi-photo scan (0-based)
+    # what the ink alone reads, where the reader took another value (the one a failed sum
+    # needs): the audit tries it, so a card right only as taken is a doubt (``doubts.py``)
+    ink: int | None = None
 
     def __post_init__(self) -> None:
         # Accept plain strings and lists from callers; store the enum and tuples.
@@ -47,13 +50,16 @@ class Reading:
             object.__setattr__(self, "box", (x0, y0, x1, y1))
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "status": self.status.value,
             "confidence": self.confidence,
             "candidates": list(self.candidates),
             "box": None if self.box is None else list(self.box),
             "photo": self.photo,
         }
+        if self.ink is not None:  # (only where the reader took another value)
+            out["ink"] = self.ink
+        return out
 
 
 def digit_apart(a: int, b: int) -> bool:

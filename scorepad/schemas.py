@@ -103,8 +103,10 @@ def _value(**kw: Any) -> StrictInteger:
     return StrictInteger(allow_none=True, load_default=None, validate=VALUE_RANGE, **kw)
 
 
-def _reading_schema(name: str, candidate: StrictInteger) -> type[Schema]:
-    """A cell's reading; ``candidate`` is the field for one candidate value (null: blank)."""
+def _reading_schema(name: str, candidate: StrictInteger, ink_field: StrictInteger
+                    ) -> type[Schema]:
+    """A cell's reading; ``candidate`` is the field for one candidate value (null: blank),
+    ``ink_field`` the same for what the ink read (null: the value itself)."""
 
     class ReadingSchema(Schema):
         class Meta:
@@ -120,6 +122,7 @@ def _reading_schema(name: str, candidate: StrictInteger) -> type[Schema]:
                           load_default=None, validate=validate.Length(equal=4))
         photo = StrictInteger(allow_none=True, load_default=None,
                               validate=validate.Range(0, MAX_PHOTOS))
+        ink = ink_field
 
         @post_load
         def make(self, data: dict[str, Any], **_: Any) -> Reading:
@@ -127,16 +130,17 @@ def _reading_schema(name: str, candidate: StrictInteger) -> type[Schema]:
             return Reading(status=ReadStatus(data["status"]), confidence=data["confidence"],
                            candidates=tuple(data["candidates"]),
                            box=None if box is None else (box[0], box[1], box[2], box[3]),
-                           photo=data["photo"])
+                           photo=data["photo"], ink=data["ink"])
 
     ReadingSchema.__name__ = ReadingSchema.__qualname__ = name
     return ReadingSchema
 
 
-ReadingSchema = _reading_schema("ReadingSchema", _value())
+ReadingSchema = _reading_schema("ReadingSchema", _value(), _value())
 # the check marks: a count, 0..99 (null: no marks)
 ChecksReadingSchema = _reading_schema(
-    "ChecksReadingSchema", StrictInteger(allow_none=True, validate=CHECKS_RANGE))
+    "ChecksReadingSchema", StrictInteger(allow_none=True, validate=CHECKS_RANGE),
+    StrictInteger(allow_none=True, load_default=None, validate=CHECKS_RANGE))
 
 
 def _readings_schema(name: str, keys: tuple[str, ...]) -> type[Schema]:

@@ -38,7 +38,7 @@ CHECKS_KEY = "yahtzee_bonus_checks"
 GAME_KEYS = ("boxes", CHECKS_KEY, "totals", "turns", "readings")
 SCORES_KEYS = ("games", "total", "readings")
 TURN_KEYS = ("rolls", "kept", "box", "value")
-READING_KEYS = ("status", "confidence", "candidates", "box", "photo")
+READING_KEYS = ("status", "confidence", "candidates", "box", "photo", "ink")
 BOX_KEYS: tuple[str, ...] = tuple(b.value for b in ALL_BOXES)
 TOTAL_KEYS: tuple[str, ...] = tuple(t.value for t in TotalField)
 # The keys a reading may have: a game's cells, and a PLAYERS' SCORES column's cells.

@@ -106,6 +106,10 @@ def _reading(candidate: dict[str, Any]) -> dict[str, Any]:
             "confidence": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
             "candidates": {"type": "array", "maxItems": MAX_CANDIDATES, "items": candidate,
                            "description": "other plausible readings, best first; null: blank"},
+            "ink": {**candidate,
+                    "description": "what the ink alone reads where the reader took another "
+                                   "value, the one a failed sum needs (the audit tries it); "
+                                   "null: the value is the ink's reading"},
             "box": {**_nullable({"type": "array", "minItems": 4, "maxItems": 4,
                                  "items": {"type": "integer", "minimum": 0,
                                            "maximum": MAX_PIXEL}}),

@@ -259,20 +259,25 @@ def test_verify_scanned_sheet_reports_doubts(client: FlaskClient) -> None:
         ("TOTAL_ARITHMETIC", "error")]
 
 
-def test_verify_scanned_sheet_right_only_as_read_is_unsure(client: FlaskClient) -> None:
+@pytest.mark.parametrize(("name", "field", "other"), [
     # the upper TOTAL SCORE read unsure as 63, the reader's best other reading 763: the
     # player may have written 163 (a slip the sum holding with 63 would hide)
-    r = client.post("/api/v1/verify", json=pad("scanned_hidden_slip"))
+    ("scanned_hidden_slip", "upper_total_score", 763),
+    # the lower TOTAL's ink reads 247, taken as 257 for the column's sake (its "ink" kept)
+    ("scanned_taken_total", "lower_total", 247),
+])
+def test_verify_scanned_sheet_right_only_as_read_is_unsure(client: FlaskClient, name: str,
+                                                           field: str, other: int) -> None:
+    r = client.post("/api/v1/verify", json=pad(name))
     assert r.status_code == 200 and r.json is not None
     assert r.json["ok"] is True and r.json["verdict"] == "unsure"
     (f,) = r.json["findings"]
-    assert (f["code"], f["severity"], f["field"]) == (
-        "TOTAL_ARITHMETIC", "doubt", "upper_total_score")
+    assert (f["code"], f["severity"], f["field"]) == ("TOTAL_ARITHMETIC", "doubt", field)
     assert f["details"]["doubt"]["reason"] == "hidden"
     assert f["details"]["doubt"]["would_be_wrong_if"] == [
-        {"field": "upper_total_score", "game": 1, "value": 763}]
-    data = pad("scanned_hidden_slip")
-    data["players"][0]["games"][0]["readings"]["upper_total_score"]["status"] = "confirmed"
+        {"field": field, "game": 1, "value": other}]
+    data = pad(name)
+    data["players"][0]["games"][0]["readings"][field]["status"] = "confirmed"
     r = client.post("/api/v1/verify", json=data)
     assert r.json is not None and r.json["verdict"] == "correct" and r.json["findings"] == []
 
@@ -292,4 +297,4 @@ def test_openapi_documents_readings_and_doubts(client: FlaskClient) -> None:
     assert "doubt" in schemas["Finding"]["properties"]["severity"]["enum"]
     assert schemas["Report"]["properties"]["verdict"]["enum"] == ["correct", "unsure", "errors"]
     assert set(schemas["Reading"]["properties"]) == {"status", "confidence", "candidates", "box",
-                                                     "photo"}
+                                                     "photo", "ink"}

@@ -44,6 +44,12 @@ def read(status: str = "confident", *candidates: int | None) -> dict[str, Any]:
             "box": [10, 20, 60, 50], "photo": 0}
 
 
+def inked(ink: int, *others: int | None) -> dict[str, Any]:
+    """A cell read unsure, its value taken for a failed sum's sake where the ink reads
+    ``ink`` (first among its candidates, as the reader writes it)."""
+    return {**read("needs_review", ink, *others), "ink": ink}
+
+
 def scanned(values: dict[str, int | None] | None = None,
             readings: dict[str, dict[str, Any]] | None = None,
             scores: dict[str, Any] | None = None,
@@ -178,6 +184,26 @@ CASES = [
      scanned(scores={"games": [235], "total": 235},
              score_readings={"games[0]": read(), "total": read("needs_review", 2355)}),
      {("doubt", "PLAYERS_TOTAL_WRONG", "players_scores.total")}, "unsure"),
+    # What the ink read where the reader took the reading a failed sum needs: the card is
+    # right as taken, not as the ink reads (the player's slip: 153 written for 137) ...
+    ("ink_of_a_taken_sum",
+     scanned(readings={"lower_total": inked(153, 173)}),
+     {("doubt", "TOTAL_ARITHMETIC", "lower_total")}, "unsure"),
+    ("ink_of_a_taken_box",
+     scanned(readings={"chance": inked(17)}),
+     {("doubt", "TOTAL_ARITHMETIC", "lower_total")}, "unsure"),
+    ("ink_of_a_taken_players_score",
+     scanned(scores={"games": [235], "total": 235},
+             score_readings={"games[0]": inked(285), "total": read()}),
+     {("doubt", "PLAYERS_SCORE_WRONG", "players_scores.games[0]")}, "unsure"),
+    # ... not once a person confirmed it, nor a sure reading's, nor an ink that reads the
+    # value itself
+    ("ink_of_a_confirmed_cell",
+     scanned(readings={"lower_total": {**inked(153), "status": "confirmed"}}), set(), "correct"),
+    ("ink_of_a_sure_reading",
+     scanned(readings={"lower_total": {**inked(153), "status": "confident"}}), set(), "correct"),
+    ("ink_that_reads_the_value",
+     scanned(readings={"lower_total": inked(TOTALS["lower_total"])}), set(), "correct"),
     # ... not a sum read surely, or confirmed; not where the best other reading is no
     # digit more (a misread the sum holding makes unlikely), nor a box's reading (the
     # decoder takes a legal reading over an illegal one: most are right)
@@ -287,6 +313,17 @@ def test_a_hidden_slip_names_the_cell_and_the_reading_that_shows_it() -> None:
     assert doubt["would_be_wrong_if"] == [
         {"field": "upper_total_score", "game": 1, "value": 163}]
     assert (f.written, f.expected) == (163, 63)  # the finding as that reading would make it
+
+
+def test_a_taken_reading_names_what_the_ink_read() -> None:
+    data = scanned(readings={"lower_total": inked(153, 173)})
+    report = audit_sheet(load_sheet(data))
+    [f] = [f for f in report.findings if f.severity is Severity.DOUBT]
+    doubt = f.details["doubt"]
+    assert doubt["reason"] == "hidden"
+    assert doubt["cells"][0]["read"] == TOTALS["lower_total"]
+    assert doubt["would_be_wrong_if"] == [{"field": "lower_total", "game": 1, "value": 153}]
+    assert f.message is not None and "not if" in f.message and "153" in f.message
 
 
 def test_confirmed_readings_change_nothing() -> None:

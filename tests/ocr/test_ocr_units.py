@@ -365,6 +365,7 @@ def test_a_sum_held_by_two_readings_misread_alike_vouches_for_neither() -> None:
     lower, grand = _grand_total_column([133, 153], [169, 189])
     assert (lower.status, grand.status) == (NEEDS_REVIEW, NEEDS_REVIEW)
     assert "grand_total" in grand.checks and (lower.value, grand.value) == (133, 169)
+    assert lower.ink is None  # (153 would break the GRAND TOTAL that holds as read)
     # no second way for the sum to hold: the sum vouches for the readings, unsure as they are
     _, grand = _grand_total_column([133, 153], [169, 187])
     assert grand.status == CONFIDENT
@@ -482,7 +483,9 @@ def test_a_failed_sum_explained_by_a_doubtful_cell_keeps_the_others_confident() 
     reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.97, 0.6, 0.97, 0.97, 0.97, 0.97], 0.95)
     reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
-    assert reads[1].status == NEEDS_REVIEW and reads[1].value == 8  # never changed to fit
+    # it reads as 6 (the sum's only explanation), still for a person, its ink's 8 kept
+    assert (reads[1].status, reads[1].value, reads[1].ink) == (NEEDS_REVIEW, 6, 8)
+    assert [c.value for c in reads[1].candidates][:2] == [6, 8] and "implied" in reads[1].checks
     # the others keep their status, but for those one digit other would make the sum hold
     # (Aces 1, TOTAL SCORE 65: the sure reading may be the misread one)
     assert [r.status for r in reads if r is not reads[1]] == [
@@ -625,12 +628,12 @@ def test_paper_level_is_numpys_percentile(q: float) -> None:
 def test_a_failed_sum_one_doubtful_cell_explains_vouches_for_the_rest() -> None:
     # Twos 6 read 8 (unsure, 6 its only other candidate); Fours 12 read at 0.6, Fives 15 at
     # 0.5: the sum holds with Twos as 6 and no other way, so it vouches for Fours and Fives
-    # as a sum that holds would; Twos stays for a person, its value as read.
+    # as a sum that holds would; Twos stays for a person, read as 6 (its ink's 8 kept).
     confs = [0.999, 0.6, 0.999, 0.6, 0.5, 0.999]
     reads = _upper_column([3, 8, 9, 12, 15, 18], 63, confs, 0.999)
     reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
-    assert (reads[1].status, reads[1].value) == (NEEDS_REVIEW, 8)
+    assert (reads[1].status, reads[1].value, reads[1].ink) == (NEEDS_REVIEW, 6, 8)
     assert (reads[3].status, reads[4].status) == (CONFIDENT, CONFIDENT)
     assert "explained" in reads[3].checks
     # a second way to account for it (Fours' own candidate 8 with Twos' 10): no vouching
@@ -639,6 +642,45 @@ def test_a_failed_sum_one_doubtful_cell_explains_vouches_for_the_rest() -> None:
     reads[3].candidates = [Candidate(12, 0.6), Candidate(8, 0.3)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert (reads[3].status, reads[4].status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+    assert (reads[1].value, reads[1].ink) == (8, None)  # no one explanation: as read
+
+
+def test_a_reading_taken_for_a_failed_sum_reaches_the_sheet_with_its_ink() -> None:
+    from ocr.assemble import reading_of
+
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.999, 0.6, 0.999, 0.999, 0.999, 0.999],
+                          0.999)
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    reading = reading_of(reads[1])
+    assert (reading.status.value, reading.ink, reading.candidates[0]) == (NEEDS_REVIEW, 8, 8)
+    assert reading.confidence == pytest.approx(0.35)
+    # a sure reading is never taken otherwise, however the sum fails
+    reads = _upper_column([3, 8, 9, 12, 15, 18], 63, [0.999] * 6, 0.999)
+    reads[1].candidates = [Candidate(8, 0.999), Candidate(6, 0.001)]
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert (reads[1].value, reads[1].ink) == (8, None)
+
+
+def test_a_reading_taken_for_a_failed_sum_takes_its_copies_with_it() -> None:
+    # Upper boxes 49, TOTAL SCORE, TOTAL and its repeat all read 19 (one hand's 4 as a 1),
+    # unsure, 49 among their candidates; the BONUS blank. Only the TOTAL SCORE explains the
+    # failed upper sum, and its copies hold with it as read: all three read 49, ink 19.
+    T = TotalField
+
+    def column() -> list[CellRead]:
+        boxes = [_read(f, v, 0.999) for f, v in zip(UPPER, [3, 6, 9, 12, 15, 4], strict=True)]
+        bonus = CellRead(T.UPPER_BONUS.value, T.UPPER_BONUS.value, 0, 0, "blank", None, 1.0,
+                         CONFIDENT)
+        sums = [_read(f.value, 19, 0.6, NEEDS_REVIEW, [Candidate(19, 0.6), Candidate(49, 0.3)])
+                for f in (T.UPPER_SUBTOTAL, T.UPPER_TOTAL, T.UPPER_TOTAL_REPEAT)]
+        reads = [*boxes, bonus, *sums]
+        cross_check(reads, layout.Side.FRONT, get_rules(None))
+        return sums
+
+    sums = column()
+    assert [(r.value, r.ink, r.status) for r in sums] == [(49, 19, NEEDS_REVIEW)] * 3
+    assert all("implied" in r.checks for r in sums)
 
 
 def test_a_box_of_one_score_read_as_its_score_is_no_suspect_of_a_failed_sum() -> None:

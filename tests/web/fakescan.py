@@ -50,8 +50,9 @@ def draw_photo(values: dict[str, int], name: str) -> tuple[bytes, dict[str, list
 
 class FakeScanner:
     """``scanner(data, rules) -> dict``; cells in ``unsure`` come back as given there:
-    ``key: (status, value, candidates)`` (a confident misreading too). Like the reader, the
-    sheet carries each inked cell's reading (the candidates other than the value read)."""
+    ``key: (status, value, candidates[, ink])`` (a confident misreading too; ``ink``: what
+    the ink read where the reader took ``value`` for a failed sum's sake). Like the reader,
+    the sheet carries each inked cell's reading (the candidates other than the value read)."""
 
     def __init__(self, unsure: dict[str, Any] | None = None, name: str = "Ann") -> None:
         self.values = card_values()
@@ -79,10 +80,12 @@ class FakeScanner:
         readings: dict[str, dict[str, Any]] = {}
         for key, box in boxes.items():
             status, value, cands = "confident", self.values.get(key), []
+            ink = None
             if key == "name":
                 value = self.name
             if key in self.unsure:
-                status, value, cands = self.unsure[key]
+                status, value, cands, *more = self.unsure[key]
+                ink = more[0] if more else None
             kind = "text" if key == "name" else ("blank" if value is None and status ==
                                                   "confident" else "number")
             conf = {"confident": 0.97, "needs_review": 0.61, "unreadable": 0.0}[status]
@@ -90,14 +93,14 @@ class FakeScanner:
                           "value": value, "confidence": conf, "status": status,
                           "inferred": False,
                           "candidates": [{"value": c, "p": 0.5} for c in cands],
-                          "box": box, "readers": {}})
+                          "box": box, "readers": {}, "ink": ink})
             if key != "name":
                 read[key] = value if isinstance(value, int) else None
                 if kind != "blank":
                     readings[key] = {"status": status, "confidence": conf, "box": box,
                                      "candidates": [c for c in cands
                                                     if isinstance(c, int) and c != value],
-                                     "photo": None}
+                                     "photo": None, **({"ink": ink} if ink is not None else {})}
         boxes_json = {k: v for k, v in read.items()
                       if k in {r.key for r in ROWS if r.kind == "box"} and v is not None}
         totals = {k: v for k, v in read.items()

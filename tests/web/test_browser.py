@@ -431,12 +431,7 @@ def test_a_misreading_on_the_photo_is_a_doubt_to_check(serve: Callable[..., str]
     page.click("td.flag button[data-field='p0.g0.grand_total']")
     page.wait_for_selector("#cell-dialog[open]")
     wait_js(page, "document.getElementById('cd-crop')?.naturalWidth > 0")
-    page.click("#cd-ok")
-    page.wait_for_selector("#check-btn:enabled")
-    page.click("#check-btn")
-    page.wait_for_selector("section.verdict.bad")
-    gt = page.locator("td[data-field='p0.g0.grand_total']")
-    assert "sev-error" in (gt.get_attribute("class") or "")
+    _confirm_and_see_the_error(page, "p0.g0.grand_total")
     assert page.locator("#doubts").count() == 0
 
 
@@ -467,3 +462,34 @@ def test_the_pads_totals_take_every_rule_set_number_from_the_server(
     page.fill("input[name='p0.g0.aces']", "4")
     page.dispatch_event("input[name='p0.g0.aces']", "input")
     assert page.input_value("input[name='p0.g0.upper_total_score']") == "63"
+
+
+def test_a_reading_taken_for_the_sums_shows_what_the_ink_read(serve: Callable[..., str],
+                                                               page: Any) -> None:
+    # lower TOTAL: the ink reads 147, the reader took 137 (the one reading that makes the
+    # column add up); the dialog asks which was written, and 147 confirmed is an error
+    scanner = FakeScanner(unsure={"lower_total": ("needs_review", 137, [137, 147], 147)})
+    base = serve(WEB_SCANNER=scanner)
+    page.goto(base + "/")
+    page.set_input_files("#photo", files=[{"name": "pad.jpg", "mimeType": "image/jpeg",
+                                           "buffer": scanner.photo()}])
+    page.wait_for_url("**/scan/**")
+    button = page.locator("td.flag button[data-field='p0.g0.lower_total']")
+    assert "the ink reads 147" in (button.get_attribute("aria-label") or "")
+    button.click()
+    page.wait_for_selector("#cell-dialog[open]")
+    text = page.inner_text("#cd-read")
+    assert "looks most like 147" in text and "sums need 137" in text
+    assert page.input_value("#cd-value") == "137"
+    page.fill("#cd-value", "147")
+    _confirm_and_see_the_error(page, "p0.g0.lower_total")
+
+
+def _confirm_and_see_the_error(page: Any, field: str) -> None:
+    """OK in the open cell dialog (the last box to confirm), check: that box is an error."""
+    page.click("#cd-ok")
+    page.wait_for_selector("#check-btn:enabled")
+    page.click("#check-btn")
+    page.wait_for_selector("section.verdict.bad")
+    cell = page.locator(f"td[data-field='{field}']")
+    assert "sev-error" in (cell.get_attribute("class") or "")

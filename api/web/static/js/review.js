@@ -45,8 +45,10 @@ export function initReview() {
       var name = b.getAttribute("data-field"), hidden = form.querySelector('input[type=hidden][name="' + name + '"]');
       $("#cd-title").textContent = b.getAttribute("data-label");
       $("#cd-crop").src = b.getAttribute("data-crop");
-      var read = b.getAttribute("data-read"), cands = b.getAttribute("data-candidates");
+      var read = b.getAttribute("data-read"), cands = b.getAttribute("data-candidates"), ink = b.getAttribute("data-ink");
       $("#cd-read").textContent = read === "" ? "The reader could not read this box." :
+        ink !== null ? "The ink looks most like " + ink + ", but the card's sums need " + read +
+          " here: which did the player write? With " + ink + " the column does not add up." :
         "The reader saw " + read + " (" + b.getAttribute("data-confidence") + "% sure)" +
         (cands && cands !== read ? "; it might also be " + cands.split(" ").filter(function (c) { return c !== read; }).join(" or ") : "") + ".";
       var v = $("#cd-value"), isName = b.getAttribute("data-kind") === "name";
