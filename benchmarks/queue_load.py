@@ -22,7 +22,12 @@ included: other work on a shared machine shows as a load above the run's own).
 Target: with the queue, verify's p99 within 2x the baseline's, and scan throughput growing
 with the workers (the machine's cores permitting: it prints how many there are).
 
+With ``--verify-rate R`` the verify stream sends R requests a second on a fixed schedule
+(each request's time counted from when it was due) instead of back to back, which on two
+cores leaves the queue workers the second core.
+
     .venv/bin/python benchmarks/queue_load.py [--duration 20] [--scanners 8] [--web 2]
+        [--verify-rate 100]
 """
 
 from __future__ import annotations
@@ -78,9 +83,10 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Run:
-    def __init__(self, port: int, stop_at: float, poll: float = 0) -> None:
+    def __init__(self, port: int, stop_at: float, poll: float = 0, rate: float = 0) -> None:
         self.port = port
         self.poll = poll  # seconds between a job's polls; 0: the server's Retry-After
+        self.rate = rate  # verify requests a second on a fixed schedule; 0: back to back
         self.stop_at = stop_at
         self.verify: list[float] = []
         self.scans = 0
@@ -93,8 +99,16 @@ class Run:
     def verifier(self) -> None:
         body = SHEET.read_bytes()
         c = self.conn()
+        due = time.perf_counter()
         while time.monotonic() < self.stop_at:
-            t0 = time.perf_counter()
+            if self.rate:
+                # a fixed schedule: each request's time counts from when it was due, so a
+                # late answer delays the next one's count too (no coordinated omission)
+                due += 1 / self.rate
+                time.sleep(max(0.0, due - time.perf_counter()))
+                t0 = due
+            else:
+                t0 = time.perf_counter()
             c.request("POST", "/api/v1/verify", body=body,
                       headers={"Content-Type": "application/json"})
             r = c.getresponse()
@@ -148,7 +162,8 @@ def scan_clients(run: Run, scanners: int, results: Any) -> None:
 
 
 def scenario(name: str, duration: float, scanners: int, web: int, workers: int | None,
-             worker_args: list[str], poll: float, redis_url: str, tmp: str) -> dict[str, Any]:
+             worker_args: list[str], poll: float, redis_url: str, tmp: str,
+             rate: float = 0) -> dict[str, Any]:
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("SCOREPAD_") and k != "PROMETHEUS_MULTIPROC_DIR"}
@@ -170,7 +185,7 @@ def scenario(name: str, duration: float, scanners: int, web: int, workers: int |
         warm = Run(port, time.monotonic() + 2)  # warm-up: each web worker's first requests
         warm.verifier()
         time.sleep(3 if workers else 0)  # the workers import the reader
-        run = Run(port, time.monotonic() + duration, poll)
+        run = Run(port, time.monotonic() + duration, poll, rate)
         # the photo uploaders are other clients: their own process, so that the verify
         # stream's latency holds no waits for this process's interpreter lock
         results: multiprocessing.Queue[tuple[int, list[str]]] = multiprocessing.Queue()
@@ -200,6 +215,9 @@ def main() -> int:
     ap.add_argument("--web", type=int, default=2, help="gunicorn workers")
     ap.add_argument("--poll", type=float, default=0, help="seconds between a scan job's "
                     "polls (default: the server's Retry-After, 1 s)")
+    ap.add_argument("--verify-rate", type=float, default=0, help="verify requests a second "
+                    "on a fixed schedule, latency counted from when each was due (default: "
+                    "back to back, which keeps a core busy with the stream itself)")
     ap.add_argument("--compare", action="store_true", help="also run the workers with "
                     "--nice 0 --threads 0 (full priority, every core)")
     ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/12",
@@ -212,11 +230,12 @@ def main() -> int:
         *([("queue, 1 worker full", args.scanners, 1, full),
            ("queue, 2 workers full", args.scanners, 2, full)] if args.compare else [])]
     with tempfile.TemporaryDirectory(prefix="scorepad-qbench-") as tmp:
-        rows = [scenario(n, args.duration, s, args.web, w, wargs, args.poll, args.redis_url, tmp)
-                for n, s, w, wargs in plan]
+        rows = [scenario(n, args.duration, s, args.web, w, wargs, args.poll, args.redis_url, tmp,
+                         args.verify_rate) for n, s, w, wargs in plan]
     base = rows[0]["p99"]
     print(f"{args.web} gunicorn workers, {args.scanners} scan clients ({PHOTO.name}), "
-          f"1 verify stream, {args.duration:g} s per run, {os.cpu_count()} cores, job polls "
+          f"1 verify stream ({f'{args.verify_rate:g} a second' if args.verify_rate else 'back to back'}), "
+          f"{args.duration:g} s per run, {os.cpu_count()} cores, job polls "
           f"every {args.poll or 'Retry-After'} s")
     print(f"{'run':<22}{'verifies':>9}{'p50 ms':>9}{'p99 ms':>9}{'p99/base':>9}{'scans/min':>10}"
           f"{'load':>6}")
