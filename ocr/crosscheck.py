@@ -123,7 +123,7 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
         if any(p.value is None and p.kind != BLANK for p in parts):
             continue
         written = [r for r in [*parts, result[0]] if r.kind != BLANK]
-        if sum(sr.worth(p, rules) for p in parts) != result[0].value:
+        if not sr.holds(parts, result[0], rules):
             # a misreading or the player's own mistake: the values stay as read
             for r in written:
                 sums.failed.setdefault(id(r), (r, f"{name}_failed"))
@@ -293,7 +293,7 @@ def _doubt_implied(relations: list[Relation], sums: _Sums, rules: RuleSet) -> No
         cells = [*parts, result[0]]
         moved = [(c, implied[id(c)][1]) for c in cells
                  if id(c) in implied and implied[id(c)][1] != c.value]
-        if len(moved) != 1 or sum(sr.worth(p, rules) for p in parts) != result[0].value:
+        if len(moved) != 1 or not sr.holds(parts, result[0], rules):
             continue  # (only a sum that holds as read, with one cell implied other)
         copy, value = moved[0]
         parts2, result2 = sr.read_as(parts, result[0], copy, value)
@@ -403,7 +403,7 @@ def _misread_twice(relations: list[Relation],
                 continue
             if r is not result[0] and all(p is not r for p in parts):
                 continue
-            if sum(sr.worth(p, rules) for p in parts) != result[0].value:
+            if not sr.holds(parts, result[0], rules):
                 continue  # (only a sum that holds vouches)
             partners = parts if r is result[0] else result
             for c in partners:

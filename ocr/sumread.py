@@ -4,6 +4,7 @@ of a cell (a sum x + 0 = x)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from scorepad.rules import RuleSet
@@ -18,8 +19,21 @@ def read_as(parts: list[CellRead], result: CellRead, cell: CellRead, value: int
             ) -> tuple[list[CellRead], CellRead]:
     """The sum's parts and result with ``cell`` read as ``value`` (a copy of it; the
     others are the cells themselves)."""
-    swap = {id(cell): replace(cell, value=value)}
-    return [swap.get(id(p), p) for p in parts], swap.get(id(result), result)
+    return read_as_many(parts, result, {id(cell): value})
+
+
+def read_as_many(parts: list[CellRead], result: CellRead, values: Mapping[int, int | str]
+                 ) -> tuple[list[CellRead], CellRead]:
+    """``read_as`` for each cell ``values`` names by ``id``, read as its value."""
+    def moved(c: CellRead) -> CellRead:
+        return replace(c, value=values[id(c)]) if id(c) in values else c
+
+    return [moved(p) for p in parts], moved(result)
+
+
+def holds(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
+    """Whether the sum holds as its cells read (the result read as a number)."""
+    return sum(worth(p, rules) for p in parts) == result.value
 
 
 def moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, int]:

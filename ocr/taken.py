@@ -4,8 +4,6 @@ its ink read kept (``CellRead.ink``) for the audit to try."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from scorepad.rules import RuleSet
 
 from . import sumread as sr
@@ -24,7 +22,7 @@ def take_implied(relations: list[Relation], implied: dict[int, tuple[CellRead, i
     the ink read first among its candidates and kept as ``ink``: the audit tries that
     reading, so a card right only as the reader took it is a doubt, never "correct" (the
     slip is not hidden)."""
-    for key, (r, value) in list(implied.items()):
+    for key, (r, value) in implied.items():
         if key in contested or r.value == value:
             continue
         group = {key: (r, value)}
@@ -58,12 +56,10 @@ def _breaks_a_held_sum(relations: list[Relation], values: dict[int, int | str],
     read so (two readings misread alike hold it: the lower TOTAL 153 read 133 and the
     GRAND TOTAL 189 read 169)."""
     for _name, parts, result in relations:
-        cells = [*parts, *result]
         if (len(result) != 1 or not isinstance(result[0].value, int)
-                or all(id(c) not in values for c in cells)
-                or sum(sr.worth(p, rules) for p in parts) != result[0].value):
+                or all(id(c) not in values for c in [*parts, *result])
+                or not sr.holds(parts, result[0], rules)):
             continue
-        moved = [replace(c, value=values[id(c)]) if id(c) in values else c for c in cells]
-        if sum(sr.worth(p, rules) for p in moved[:-1]) != sr.worth(moved[-1], rules):
+        if not sr.holds(*sr.read_as_many(parts, result[0], values), rules):
             return True
     return False
