@@ -48,7 +48,7 @@ from .layout import Kind, Side
 from .loading import MAX_BYTES, MAX_PIXELS, load_image
 from .plan import Plan, Planner
 from .result import NUMBER, TEXT, ScanResult
-from .tesseract import Engine, OcrText, TesseractEngine
+from .tesseract import Engine, OcrText, Remembering, TesseractEngine
 
 MAX_SPLIT = 3  # a glyph is cut into at most this many touching digits (but see ``four``)
 Pairs = dict[int, list[tuple[list[Glyph], float]]]  # a cell's glyph -> its cuts in two, odds
@@ -71,8 +71,6 @@ class Reader:
         self.adapt = adapt
         self.max_bytes = max_bytes
         self.max_pixels = max_pixels
-        # the adaptive layout path reads printed labels with tesseract
-        self.planner = Planner(self.engine, read_labels=use_tesseract)
 
     def scan(self, data: bytes, *, rules: str | RuleSet | dict[str, Any] | None = None,
              corners: Sequence[Sequence[float]] | None = None) -> ScanResult:
@@ -86,7 +84,9 @@ class Reader:
         rs = get_rules(rules)
         img = load_image(data, max_bytes=self.max_bytes, max_pixels=self.max_pixels)
         marks = [("load", time.perf_counter())]
-        plan, to_photo = self.planner.plan_photo(img, corners)
+        # the adaptive layout path reads printed labels with tesseract, each crop once a scan
+        planner = Planner(Remembering(self.engine), read_labels=self.use_tesseract)
+        plan, to_photo = planner.plan_photo(img, corners)
         marks.append(("find", time.perf_counter()))
 
         def photo_box(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

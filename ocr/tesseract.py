@@ -10,6 +10,7 @@ parsing the TSV output page by page.  ``FakeEngine`` answers from a function, fo
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import itertools
 import os
@@ -181,6 +182,29 @@ class FakeEngine:
         self.calls += 1
         self.images += len(images)
         return [self.answer(i, im) for i, im in enumerate(images)]
+
+
+class Remembering:
+    """An engine that reads each distinct image once: one scan's searches read the same
+    printed labels again (the last search before a photo is refused repeats the first one's
+    grids; a table sought again grown keeps most of its rows).  Made for one scan: what it
+    remembers is that photo's."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.name = engine.name
+        self._read: dict[tuple[tuple[int, ...], bytes], OcrText] = {}
+
+    def read_batch(self, images: Sequence[np.ndarray]) -> list[OcrText]:
+        keys = [(im.shape, hashlib.blake2b(np.ascontiguousarray(im).tobytes(),
+                                           digest_size=16).digest()) for im in images]
+        new: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
+        for key, im in zip(keys, images, strict=True):
+            if key not in self._read:
+                new.setdefault(key, im)
+        if new:
+            self._read.update(zip(new, self.engine.read_batch(list(new.values())), strict=True))
+        return [self._read[key] for key in keys]
 
 
 class NullEngine:

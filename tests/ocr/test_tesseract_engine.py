@@ -11,7 +11,15 @@ import pytest
 from PIL import Image, ImageDraw
 
 from ocr.printed import print_font
-from ocr.tesseract import OcrEngineError, TesseractEngine, default_processes, split_batch
+from ocr.tesseract import (
+    FakeEngine,
+    OcrEngineError,
+    OcrText,
+    Remembering,
+    TesseractEngine,
+    default_processes,
+    split_batch,
+)
 
 from .conftest import needs_tesseract
 
@@ -51,6 +59,30 @@ def test_reading_in_several_processes_gives_the_same_texts_in_the_same_order() -
     three = TesseractEngine(processes=3).read_batch(images)
     assert [t.text for t in three] == [t.text for t in one]
     assert [t.text for t in one][:len(WORDS)] == WORDS
+
+
+def test_a_remembering_engine_reads_each_distinct_image_once_in_order() -> None:
+    inner = FakeEngine(lambda i, im: OcrText(f"{int(im[0, 0])}x{im.shape[1]}", 0.9))
+    engine = Remembering(inner)
+    a, b, c = (np.full((4, w), v, np.uint8) for v, w in ((1, 5), (2, 5), (1, 6)))
+    assert [t.text for t in engine.read_batch([a, b, a.copy(), c])] == ["1x5", "2x5", "1x5",
+                                                                         "1x6"]
+    assert inner.images == 3  # the copy of a was not read again
+    assert [t.text for t in engine.read_batch([c, b])] == ["1x6", "2x5"]
+    assert inner.calls == 1  # nothing new: the engine was not asked at all
+    assert [t.text for t in engine.read_batch([np.full((4, 5), 3, np.uint8), a])] == ["3x5",
+                                                                                      "1x5"]
+    assert (inner.calls, inner.images) == (2, 4)
+    assert engine.read_batch([]) == []
+
+
+@needs_tesseract
+def test_a_remembering_tesseract_reads_as_tesseract_does() -> None:
+    images = [word_image(w) for w in WORDS[:6]]
+    plain = TesseractEngine(processes=1).read_batch(images)
+    engine = Remembering(TesseractEngine(processes=1))
+    engine.read_batch(images[:3])
+    assert engine.read_batch(images) == plain
 
 
 def stand_in(tmp_path: Path, body: str) -> str:
