@@ -292,8 +292,20 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False
 
 
 def accepted(t: Table) -> bool:
-    """Enough labels matched to take the table for a pad (not a seed only)."""
-    return t.matched >= MIN_ROWS[t.side]
+    """Enough labels matched to take the table for a pad (not a seed only), or a front seed
+    whose rows are the pad's own, every one (``whole``)."""
+    return t.matched >= MIN_ROWS[t.side] or (t.matched >= SEED_ROWS and whole(t))
+
+
+def whole(t: Table) -> bool:
+    """A front whose rows, aligned with its labels matched, are every row a pad prints, in
+    order: where a blurred photo's labels are mostly unread (four of them read), the table
+    holding exactly the pad's rows around them says as much as more labels would."""
+    if t.side is not Side.FRONT:
+        return False
+    printed = {i for i, row in enumerate(ANY_FRONT_ROWS)
+               if row.kind is not Kind.HEADER and not row.optional}
+    return printed <= {ANY_FRONT_ROWS.index(row) for _r, row in t.rows}
 
 
 def partial(t: Table) -> bool:

@@ -257,6 +257,34 @@ def test_a_piece_of_a_table_with_too_few_labels_is_a_seed_sought_whole() -> None
     assert ad.recognise(warp, g, FakeEngine(answer), rescue=True) is None
 
 
+def test_a_table_of_every_pad_row_with_four_labels_read_is_a_pad_in_the_last_search() -> None:
+    # fresh photos 360034 and 310001: so blurred that tesseract read four to six labels (fewer
+    # than a pad's MIN_ROWS) of a table ruled with exactly the pad's rows; aligned with
+    # them, the table's rows are every row a pad prints, which says it is a pad
+    read = {3, 7, 12, 21}  # Threes, TOTAL SCORE, Full House, GRAND TOTAL
+
+    def engine() -> FakeEngine:
+        e = FakeEngine()
+        e.answer = lambda i, _im: OcrText(OFFICIAL[i][0] if e.calls == 1 and i in read
+                                          else "~", 0.9)
+        return e
+
+    g = ruled_table()
+    assert ad.recognise(g.warp, g, engine()) is None  # not outside the last search
+    t = ad.recognise(g.warp, g, engine(), rescue=True)
+    assert t is not None and t.matched == len(read)
+    assert ad.whole(t) and ad.accepted(t)
+    assert {r: row.label for r, row in t.rows}[4] == "Fours = 4"
+    # the rows are all there, or the labels are not enough
+    printed = [row for row in ANY_FRONT_ROWS if row.kind is not Kind.HEADER and not row.optional]
+    assert ad.whole(_table_of(printed)) and not ad.whole(_table_of(printed[:-1]))
+    assert not ad.whole(_table_of([*printed[:15], *printed[16:]]))  # Chance's row lacking
+    assert not ad.whole(_table_of(printed, Side.BACK))
+    short = _table_of(printed[1:])
+    short.matched = ad.SEED_ROWS
+    assert not ad.accepted(short)
+
+
 def test_an_outer_row_whose_rule_was_lost_is_put_back() -> None:
     # room for one row above the first rule found (a dark band's edge is no line): put back
     assert ad._edge_rows([46, 95, 145, 194, 244, 295], 300) == [0, 46, 95, 145, 194, 244, 295]
