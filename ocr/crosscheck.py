@@ -91,6 +91,8 @@ def _relations(col: dict[str, CellRead], side: Side) -> list[Relation]:
         ("upper_repeat", cells(T.UPPER_TOTAL.value), cells(T.UPPER_TOTAL_REPEAT.value)),
         ("grand_total", cells(upper_part.value, T.LOWER_TOTAL.value),
          cells(T.GRAND_TOTAL.value)),
+        # (the official pad's SCORE 100 PER line: the bonus for each check above it)
+        ("bonus_score", cells("yahtzee_bonus_checks"), cells(T.YAHTZEE_BONUS.value)),
     ]
 
 
@@ -122,6 +124,8 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
             continue
         if any(p.value is None and p.kind != BLANK for p in parts):
             continue
+        if name == "bonus_score" and all(p.kind == BLANK for p in parts):
+            continue  # (no check read: the audit says what a score without checks is)
         written = [r for r in [*parts, result[0]] if r.kind != BLANK]
         if not sr.holds(parts, result[0], rules):
             # a misreading or the player's own mistake: the values stay as read
@@ -136,8 +140,9 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
                 else:
                     sums.slipped[id(r)] = (r, value)
             sums.failing.append((parts, result[0], written))
-        elif sum(sr.worth(p, rules) != 0 for p in parts) >= 2:
-            # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike)
+        elif sum(sr.worth(p, rules) != 0 for p in parts) >= 2 or name == "bonus_score":
+            # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike; marks
+            # counted and the digits of their points are not misread alike)
             twins = _held_alike(parts, result[0], rules)
             for r in written:
                 sums.held.setdefault(id(r), (r, name))

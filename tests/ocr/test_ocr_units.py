@@ -340,6 +340,31 @@ def test_a_sum_that_holds_makes_its_readings_confident() -> None:
     assert "upper_sum" in reads[1].checks
 
 
+def _bonus_line(checks: int | None, score: int, conf: float) -> list[CellRead]:
+    """The official pad's YAHTZEE BONUS checks (marks counted; None: none read) and its
+    SCORE 100 PER line, both for review as read."""
+    marks = (CellRead("YAHTZEE BONUS", "yahtzee_bonus_checks", 0, 0, "blank", None, 1.0,
+                      CONFIDENT) if checks is None else
+             CellRead("YAHTZEE BONUS", "yahtzee_bonus_checks", 0, 0, "marks", checks, 0.7,
+                      NEEDS_REVIEW, candidates=[Candidate(checks, 1.0)]))
+    return [marks, _read(TotalField.YAHTZEE_BONUS.value, score, conf, NEEDS_REVIEW)]
+
+
+@pytest.mark.parametrize(("checks", "score", "confident"), [
+    (2, 200, True),  # two checks, 100 each: the count and the digits vouch for each other
+    (1, 100, True),
+    (2, 300, False),  # one of them misread, or the player's slip: for a person
+    (None, 100, False),  # no check read: nothing to vouch with
+])
+def test_the_score_100_per_line_and_its_checks_vouch_for_each_other(
+        checks: int | None, score: int, confident: bool) -> None:
+    marks, points = _bonus_line(checks, score, 0.6)
+    cross_check([marks, points], layout.Side.FRONT, get_rules(None))
+    assert (points.status == CONFIDENT) is confident
+    assert (marks.status == CONFIDENT) is (confident or checks is None)
+    assert ("bonus_score" in points.checks) is confident
+
+
 def _grand_total_column(lower_cands: list[int], grand_cands: list[int]) -> tuple[CellRead, ...]:
     """A column whose lower boxes add up to 153, TOTAL read 133 and GRAND TOTAL 169 (the
     hand's 5 read as a 3 in both), unsure; 36 + 133 = 169 holds all the same."""
