@@ -26,7 +26,7 @@ TOTAL OF ALL GAMES on the back):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -41,7 +41,7 @@ from .ruling import Grid
 from .tesseract import Engine, OcrText
 
 MIN_ROWS = {Side.FRONT: 8, Side.BACK: 4}  # matched labels needed to accept a table
-SEED_ROWS = 4  # ... to take a front's table as a piece of one, to be sought whole (``accepted``)
+SEED_ROWS = 4  # ... a front's table of every pad row (``whole``), or a piece of one (rescue)
 LABELS_SURE = 16  # labels matched by themselves above which HOW TO SCORE is not read too
 FRONT_ROW_H = 50  # the card is scaled so that a front row is this high (as our pad)
 BACK_COL_W = 120  # ... and a back value column this wide
@@ -221,11 +221,13 @@ def _has_hints(xs: Sequence[int]) -> bool:
 def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  One ``engine.read_batch`` call, two when the
-    labels alone leave rows unmatched and the pad has a HOW TO SCORE column.  ``rescue``
-    (the last search before a photo is refused): outer column rules lost at the warp's
-    edge are put back (``_edge_columns``), and a front with SEED_ROWS labels matched,
-    fewer than MIN_ROWS, is a table too, a seed not ``accepted`` (a shadow cut the ruled
-    web short: the rest of the table is sought, ``plan``)."""
+    labels alone leave rows unmatched and the pad has a HOW TO SCORE column.  A front with
+    SEED_ROWS labels matched, fewer than MIN_ROWS, is a pad where its rows are every row a
+    pad prints (``whole``: a blurred photo's labels mostly unread).  ``rescue`` (the last
+    search before a photo is refused): outer column rules lost at the warp's edge are put
+    back (``_edge_columns``), and any such front is a table too, a seed not ``accepted``
+    unless whole (a shadow cut the ruled web short: the rest of the table is sought,
+    ``plan``)."""
     turns = plausible_turns(g)
     # the label column first; the HOW TO SCORE column only where the labels alone leave
     # rows unmatched (half the printed text to read, most photos)
@@ -265,8 +267,9 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False
                                            else front[k])
             else:
                 mapping, total, matched = align(labels, rows, heights=heights[k])
-            least = SEED_ROWS if rescue and side is Side.FRONT else MIN_ROWS[side]
-            if matched < least or _value_cols(xs, side) is None:
+            least = SEED_ROWS if side is Side.FRONT else MIN_ROWS[side]
+            if (matched < least or _value_cols(xs, side) is None
+                    or (matched < MIN_ROWS[side] and not rescue and not _every_row(mapping.values()))):
                 continue
             if best is None or total > best[0]:
                 best = (total, k, side, mapping, labels, matched)
@@ -301,11 +304,16 @@ def whole(t: Table) -> bool:
     """A front whose rows, aligned with its labels matched, are every row a pad prints, in
     order: where a blurred photo's labels are mostly unread (four of them read), the table
     holding exactly the pad's rows around them says as much as more labels would."""
-    if t.side is not Side.FRONT:
-        return False
-    printed = {i for i, row in enumerate(ANY_FRONT_ROWS)
-               if row.kind is not Kind.HEADER and not row.optional}
-    return printed <= {ANY_FRONT_ROWS.index(row) for _r, row in t.rows}
+    return t.side is Side.FRONT and _every_row({ANY_FRONT_ROWS.index(row) for _r, row in t.rows})
+
+
+def _every_row(rows: Collection[int]) -> bool:
+    """Whether these front rows (indexes into ANY_FRONT_ROWS) are every row a pad prints."""
+    return set(rows) >= PRINTED
+
+
+PRINTED = frozenset(i for i, row in enumerate(ANY_FRONT_ROWS)
+                    if row.kind is not Kind.HEADER and not row.optional)
 
 
 def partial(t: Table) -> bool:
