@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from . import geometry
+from .layout import GAMES
 
 
 def positions(profile: np.ndarray, at: float, merge: int) -> list[int]:
@@ -64,7 +65,26 @@ def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
         return [], ys
     span = ys[-1] - ys[0]
     xs = positions((vm[ys[0]: ys[-1] + 1] > 0).sum(axis=0) / max(span, 1), 0.6, 3)
+    if len(xs) < GAMES + 2 and len(ys) >= FAINT_ROWS:
+        xs = max(xs, _faint_columns(warp, ys), key=len)
     return xs, ys
+
+
+FAINT_C = 4  # grey levels below the local mean a faint rule is darker by (ink: 12)
+FAINT_ROWS = 10  # rows a table needs before its columns' rules are sought faint as well
+
+
+def _faint_columns(warp: np.ndarray, ys: list[int]) -> list[int]:
+    """The column rules of a table whose rows are ruled darker than its columns: the official
+    pad's game columns parted by rules so pale that the line map misses them (a table of
+    many rows and a column or two), sought a third as dark."""
+    h, w = warp.shape
+    binv = cv2.adaptiveThreshold(warp, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 31, FAINT_C)
+    vm = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (1, max(15, min(h, w) // 30))))
+    vm = cv2.dilate(vm, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1)))
+    return positions((vm[ys[0]: ys[-1] + 1] > 0).sum(axis=0) / max(ys[-1] - ys[0], 1), 0.6, 3)
 
 
 FAINT_AT = 0.25  # a rule this much of the table wide, inside a row several rows high, is one

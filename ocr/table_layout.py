@@ -114,10 +114,27 @@ def _read_lines(g: Grid, k: int, edges: bool = False) -> tuple[list[int], list[i
     ``edges``, outer column rules lost at the warp's edge put back (``_edge_columns``)."""
     h, w = g.warp.shape
     xs, ys = turned(g.xs, g.ys, w, h, k)
-    xs = regularise_columns(xs)
+    xs = regularise_columns(_without_margins(xs))
     if edges:
         xs = _edge_columns(xs, w if k % 2 == 0 else h)
     return xs, regularise(_edge_rows(ys, h if k % 2 == 0 else w))
+
+
+def _without_margins(xs: list[int]) -> list[int]:
+    """The columns without an outer sliver narrower than MARGIN of the usual inner column:
+    the strip between the table's outer rule and the paper's edge (or the warp's) taken
+    into the grid, which no pad has (read as the label column, it held no labels; as the
+    last game column, the games' widths were unequal)."""
+    widths = np.diff(xs)
+    if len(widths) < 4:
+        return xs
+    usual = float(np.median(widths[1:-1]))
+    out = list(xs)
+    if widths[-1] < MARGIN * usual:
+        out.pop()
+    if widths[0] < MARGIN * usual:
+        out.pop(0)
+    return out
 
 
 def _edge_columns(xs: list[int], w: int) -> list[int]:
@@ -160,6 +177,7 @@ def _edge_rows(ys: list[int], h: int) -> list[int]:
 # the grid missed, which the web of lines may find whole)
 EDGE_ROW = (0.75, 1.5)
 MERGED_HEADER = 1.6  # a first row this many rows high is a header with the first row under it
+MARGIN = 0.5  # an outer column narrower than this share of the usual one is no pad's column
 LABEL_WIDER = 1.2  # a pad's label column is at least this many game columns wide
 
 
@@ -169,7 +187,7 @@ def plausible_turns(g: Grid) -> list[int]:
     out = []
     for k in range(4):
         xs, ys = turned(g.xs, g.ys, w, h, k)
-        widths = np.diff(xs)
+        widths = np.diff(_without_margins(xs))
         if len(widths) < 2 or len(ys) < 5:
             continue
         if widths[0] >= 1.2 * float(np.median(widths[-min(GAMES, len(widths) - 1):])):

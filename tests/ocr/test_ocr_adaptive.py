@@ -200,6 +200,47 @@ def test_faint_rules_in_a_row_several_rows_high_are_found() -> None:
     assert ruling._with_faint([0, 30, 60, 90, 120], np.full(121, 0.3)) == [0, 30, 60, 90, 120]
 
 
+def _pale_columns(rows: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """A table of ``rows`` rows ruled across in grey, its nine column rules a few grey
+    levels darker than the paper only."""
+    warp = np.full((31 * rows + 20, 700), 235, np.uint8)
+    for y in range(10, 31 * rows + 11, 31):
+        cv2.line(warp, (0, y), (699, y), 180, 2)
+    cols = (30, 190, 310, 370, 430, 490, 550, 610, 670)
+    for x in cols:
+        cv2.line(warp, (x, 0), (x, warp.shape[0] - 1), 226, 1)
+    return warp, cols
+
+
+def test_pale_column_rules_of_a_table_ruled_darker_across_are_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # fresh photo 360014: the game columns parted by rules so pale that the line map missed
+    # every one of them (a table of 24 rows and one column, refused as no pad)
+    warp, cols = _pale_columns(22)
+    xs, ys = ruling._lines(warp)
+    assert len(ys) == 23
+    assert len(xs) == len(cols) and all(abs(a - b) <= 1 for a, b in zip(xs, cols, strict=True))
+    monkeypatch.setattr(ruling, "FAINT_C", 12)  # as dark as ink must be: none found
+    assert ruling._lines(warp)[0] == []
+    monkeypatch.undo()
+    # a table of few rows is not searched so (its columns are ruled like its rows, if at all)
+    assert ruling._lines(_pale_columns(ruling.FAINT_ROWS - 2)[0])[0] == []
+
+
+def test_a_sliver_outside_the_table_is_no_column() -> None:
+    # fresh photo 360014: the paper's edge a few pixels outside the table's outer rules
+    # made a first and a last column a third of a game column wide
+    xs = [3, 30, 192, 313, 374, 432, 489, 550, 607, 667, 694]
+    assert ad._without_margins(xs) == xs[1:-1]
+    assert ad._value_cols(ad._read_lines(ruling.Grid(np.zeros((900, 700), np.uint8), xs,
+                                                     list(range(0, 900, 36)),
+                                                     np.zeros((4, 2), np.float32)), 0)[0],
+                          Side.FRONT) == list(range(2, 8))
+    # a pad's own outer columns stay: the label column is wide, the last game as wide as all
+    assert ad._without_margins(xs[1:-1]) == xs[1:-1]
+    assert ad._without_margins([0, 100, 150]) == [0, 100, 150]  # too few to tell
+
+
 def _table_of(rows: Sequence[Row], side: Side = Side.FRONT) -> ad.Table:
     """A table of these standard rows, one 50 px row each, its card the working image."""
     ys = [100 + 50 * i for i in range(len(rows) + 1)]
