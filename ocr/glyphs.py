@@ -83,6 +83,9 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
 FAINT = 0.09  # darkness (share below the paper) of the faintest stroke looked for beside ink
 # (0.12 until 2026-11-28: a pale leading 1 at 0.10, beside a dark 0 or 8, was lost: 10 read a
 # sure 0, 18 a sure 8)
+NEAR = 5  # pixels round the ink (a square) that are its soft edge, not a pale stroke
+BRIDGE = 5  # a pale stroke's pieces this far apart, one above the other, are one stroke
+FAINT_WIDE = 1.2  # ... a stroke's area at least this many times its height (no hairline)
 FAINT_HIGH = 0.6  # ... which must be this high for the cell's own ink to count as a digit
 FAINT_NARROW = 0.5  # ... and thin for its size, or this narrow for its height (a 1)
 
@@ -99,8 +102,10 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarra
     if bg <= 0:
         return None
     darkness = (bg - cell.astype(np.float32)) / bg
-    near = cv2.dilate(mask, np.ones((7, 7), np.uint8))  # the ink's own soft edge is not a digit
+    near = cv2.dilate(mask, np.ones((NEAR, NEAR), np.uint8))  # the ink's own soft edge is no digit
     pale = ((darkness > FAINT) & (near == 0)).astype(np.uint8)
+    # (a pale stroke broken up by the threshold, as a thin 1 is, is one stroke)
+    pale = cv2.morphologyEx(pale, cv2.MORPH_CLOSE, np.ones((BRIDGE, 3), np.uint8)) & (near == 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
     h, w = mask.shape
     keep = np.zeros(n, bool)
@@ -115,13 +120,39 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarra
         # (the darkest pixel looked up only for such a stroke: a cell has many specks)
         side_ok = (at_sides and not at_ends and cw > 4
                    and float(darkness[labels == i].max()) < INK_STRONG)
-        if ((not at_sides or side_ok) and ch >= FAINT_HIGH * ink_h and area >= 30
+        if ((not at_sides or side_ok) and ch >= FAINT_HIGH * ink_h and area >= FAINT_WIDE * ch
                 and ((area <= 0.6 * cw * ch and not at_ends) or cw <= FAINT_NARROW * ch)):
             keep[i] = True
     if not keep.any():
         return None
     out: np.ndarray = keep[labels].astype(np.uint8) * 255
     return out
+
+
+MARK_HIGH = 0.3  # a pale mark beside the ink at least this share of its height ...
+MARK_AREA = 8  # ... and this many pixels: a digit too faint to be read whole, perhaps
+
+
+def pale_marks(cell: np.ndarray, mask: np.ndarray) -> bool:
+    """Pale ink beside the cell's own, on its line, too small or broken up for ``faint_ink``
+    to read as a digit: the pieces of a leading 1 written lightly (117 read a sure 7 beside
+    two faint strokes, and the column was accused).  The reading is then not sure."""
+    ys = np.nonzero(mask.any(axis=1))[0]
+    bg = paper_level(cell)
+    if len(ys) == 0 or bg <= 0:
+        return False
+    y0, y1 = int(ys[0]), int(ys[-1]) + 1
+    darkness = (bg - cell.astype(np.float32)) / bg
+    near = cv2.dilate(mask, np.ones((NEAR, NEAR), np.uint8))
+    pale = ((darkness > FAINT) & (near == 0)).astype(np.uint8)
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    h, w = mask.shape
+    for i in range(1, n):
+        x, y, cw, ch, area = (int(v) for v in stats[i])
+        if (area >= MARK_AREA and ch >= MARK_HIGH * (y1 - y0) and y < y1 and y + ch > y0
+                and x > 0 and x + cw < w and y > 0 and y + ch < h):
+            return True
+    return False
 
 
 def clipped(mask: np.ndarray) -> bool:

@@ -9,7 +9,7 @@ from ocr import layout
 from ocr.cell import Cell, make_cell
 from ocr.cellgrid import inside
 from ocr.crosscheck import cross_check
-from ocr.glyphs import faint_ink, ink_mask
+from ocr.glyphs import faint_ink, ink_mask, pale_marks
 from ocr.result import BLANK, CONFIDENT, NEEDS_REVIEW, NUMBER, Candidate, CellRead
 from scorepad.boxes import Box, TotalField
 from scorepad.rules import get_rules
@@ -127,6 +127,50 @@ def test_a_pale_leading_one_beside_a_dark_digit_is_found() -> None:
     assert not mask[:, 20:32].any()
     faint = faint_ink(cell, mask)
     assert faint is not None and faint[:, 24:28].any()
+
+
+def test_a_pale_thin_one_written_close_to_a_dark_digit_and_broken_up_is_found() -> None:
+    # fresh photos 450016 and 460030: thin pale 1s (about 14% darker than the paper) that
+    # the threshold broke into pieces, written a few pixels from the digit after them:
+    # 15, 16 and 17 read as a sure 5, 6 and 7, a 1 alone as a sure blank
+    cell = np.full((38, 77), 252, np.uint8)
+    cell[8:33, 17:22] = 80  # the 5's stroke (a bar will do)
+    for y0, y1 in ((9, 15), (17, 24), (26, 31)):  # the 1 in three pieces, 2 px apart
+        cell[y0:y1, 10:13] = 216
+    mask = ink_mask(cell)
+    assert not mask[:, 8:15].any()
+    faint = faint_ink(cell, mask)
+    assert faint is not None and faint[9:31, 10:13].any()
+    assert faint[15:17, 10:13].any()  # one stroke, its gaps closed
+    # alone in an empty cell, against a small digit's height
+    alone = cell.copy()
+    alone[:, 15:] = 252
+    faint = faint_ink(alone, ink_mask(alone), round(0.4 * alone.shape[0]))
+    assert faint is not None and faint[:, 10:13].any()
+    # pieces too far apart to be one stroke stay specks
+    alone[15:26, 10:13] = 252
+    assert faint_ink(alone, ink_mask(alone), round(0.4 * alone.shape[0])) is None
+
+
+def test_pale_pieces_too_small_to_read_beside_a_sure_digit_make_it_unsure() -> None:
+    # fresh photo 450016: 117 written with two faint short 1s read as a sure 7, and the
+    # TOTAL's repeat (117) was accused of not matching it
+    row = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
+    card = np.full((36, 85), 252, np.uint8)
+    card[8:30, 50:55] = 80  # the 7 (a bar will do)
+    card[15:24, 30:34] = 216  # the 1s: 9 and 5 px high, about 14% darker than the paper
+    card[19:24, 23:25] = 216
+    mask = ink_mask(card)
+    assert faint_ink(card, mask) is None  # too small to be read as digits ...
+    assert pale_marks(card, mask)  # ... but there
+    assert make_cell(card, row, 0, 0, (0, 0, 85, 36)).unsure_ink
+    # the digit alone, a speck beside it, or shading from the cell's edge: a sure reading
+    for y0, y1, x0, x1 in ((0, 0, 0, 0), (18, 20, 30, 32), (0, 36, 0, 12)):
+        card[8:30, 20:45] = 252
+        card[:, :12] = 252
+        card[y0:y1, x0:x1] = 216
+        assert not pale_marks(card, ink_mask(card))
+        assert not make_cell(card, row, 0, 0, (0, 0, 85, 36)).unsure_ink
 
 
 def test_a_digit_written_very_lightly_in_an_empty_cell_is_no_blank() -> None:
