@@ -98,12 +98,10 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarra
     if len(ys) == 0 and digit_h <= 0:
         return None
     ink_h = int(ys[-1] - ys[0] + 1) if len(ys) else digit_h
-    bg = paper_level(cell)
-    if bg <= 0:
+    found = _pale(cell, mask)
+    if found is None:
         return None
-    darkness = (bg - cell.astype(np.float32)) / bg
-    near = cv2.dilate(mask, np.ones((NEAR, NEAR), np.uint8))  # the ink's own soft edge is no digit
-    pale = ((darkness > FAINT) & (near == 0)).astype(np.uint8)
+    darkness, near, pale = found
     # (a pale stroke broken up by the threshold, as a thin 1 is, is one stroke)
     pale = cv2.morphologyEx(pale, cv2.MORPH_CLOSE, np.ones((BRIDGE, 3), np.uint8)) & (near == 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
@@ -129,6 +127,18 @@ def faint_ink(cell: np.ndarray, mask: np.ndarray, digit_h: int = 0) -> np.ndarra
     return out
 
 
+def _pale(cell: np.ndarray, mask: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Each pixel's darkness (share below the paper), the ink's soft edge round ``mask``, and
+    the pixels darker than FAINT off that edge (uint8 0/1); None on a black crop."""
+    bg = paper_level(cell)
+    if bg <= 0:
+        return None
+    darkness = (bg - cell.astype(np.float32)) / bg
+    near = cv2.dilate(mask, np.ones((NEAR, NEAR), np.uint8))  # the ink's own soft edge is no digit
+    return darkness, near, ((darkness > FAINT) & (near == 0)).astype(np.uint8)
+
+
 MARK_HIGH = 0.3  # a pale mark beside the ink at least this share of its height ...
 MARK_AREA = 8  # ... and this many pixels: a digit too faint to be read whole, perhaps
 
@@ -138,14 +148,11 @@ def pale_marks(cell: np.ndarray, mask: np.ndarray) -> bool:
     to read as a digit: the pieces of a leading 1 written lightly (117 read a sure 7 beside
     two faint strokes, and the column was accused).  The reading is then not sure."""
     ys = np.nonzero(mask.any(axis=1))[0]
-    bg = paper_level(cell)
-    if len(ys) == 0 or bg <= 0:
+    found = _pale(cell, mask)
+    if len(ys) == 0 or found is None:
         return False
     y0, y1 = int(ys[0]), int(ys[-1]) + 1
-    darkness = (bg - cell.astype(np.float32)) / bg
-    near = cv2.dilate(mask, np.ones((NEAR, NEAR), np.uint8))
-    pale = ((darkness > FAINT) & (near == 0)).astype(np.uint8)
-    n, _labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(found[2], connectivity=8)
     h, w = mask.shape
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
