@@ -17,7 +17,7 @@ from . import messages
 from .bonus import plan_bonus_turns
 from .boxes import ALL_BOXES, LOWER, UPPER, Box, TotalField
 from .card import MAX_GAMES, Game, GameTotals, Player, Sheet, compute_totals
-from .doubts import apply_doubts, apply_hidden, has_readings
+from .doubts import apply_doubts, apply_hidden, apply_unread, has_readings
 from .findings import Code, Finding, Severity
 from .placement import allowed_values
 from .rules import RuleSet, get_rules
@@ -457,6 +457,7 @@ def audit_sheet(sheet: Sheet, rules: str | RuleSet | dict[str, Any] | None = Non
         reaudit = _Reaudit(rs)
         apply_doubts(report.findings, sheet, reaudit)
         apply_hidden(report.findings, sheet, reaudit)
+        apply_unread(report.findings, sheet)
     return report
 
 

@@ -18,6 +18,9 @@ explains, carry errors. A doubt keeps its code; its severity is ``doubt`` and
 ``details["doubt"]`` names the cells (with their crop boxes) and the readings that
 would make the card right.
 
+A total left blank as read, on a complete game, is a notice (``TOTAL_BLANK``); where the
+reader was unsure of that cell or could not read it, it is a doubt (``apply_unread``).
+
 The other way round (``apply_hidden``): a column that holds as read is not called right
 when a cell holds only as the reader took it. Two readings are tried: what the ink read
 where the reader took the one reading a failed sum needs (``Reading.ink``: 147 read for
@@ -362,6 +365,24 @@ def apply_hidden(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
                 found = _hidden(pi, p, cell, alt, reaudit)
                 if found is not None:
                     findings.append(found)
+
+
+def apply_unread(findings: list[Finding], sheet: Sheet) -> None:
+    """A total blank as read (``TOTAL_BLANK``) where the reader was unsure of the cell, or
+    could not read it, is a doubt: the cell may hold a number the reader did not make out,
+    and the card is not called right on a total nobody has seen."""
+    for f in findings:
+        if f.code is not Code.TOTAL_BLANK or f.player is None or f.game is None or not f.field:
+            continue
+        p = sheet.players[f.player]
+        cell = Cell(f.game - 1, f.field)
+        reading = cell.reading(p)
+        if reading is None or not reading.status.unsure:
+            continue
+        f.severity_override = Severity.DOUBT
+        f.details = {**f.details, "doubt": {
+            "reason": "unsure_reading", "cells": [_cell_dict(cell, p)], "would_be_right_if": []}}
+        f.message = messages.render(f)
 
 
 def _taken(p: Player, column: int | None) -> list[tuple[Cell, int]]:

@@ -105,6 +105,18 @@ CASES = [
     ("total_unreadable",
      scanned({"grand_total": 234}, {"grand_total": read("unreadable")}),
      {("doubt", "TOTAL_ARITHMETIC", "grand_total")}, "unsure"),
+    # a total blank as read: a notice where the reader is sure the cell is blank (or it was
+    # typed); where it could not read the cell, or was unsure, the card is not called right
+    ("total_blank_read_surely", scanned({"grand_total": None}), set(), "correct"),
+    ("total_blank_typed", scanned({"grand_total": None}, default=None), set(), "correct"),
+    ("total_blank_unreadable",
+     scanned({"grand_total": None}, {"grand_total": read("unreadable")}),
+     {("doubt", "TOTAL_BLANK", "grand_total")}, "unsure"),
+    ("total_blank_unsure",
+     scanned({"lower_total": None}, {"lower_total": read("needs_review", 157)}),
+     {("doubt", "TOTAL_BLANK", "lower_total")}, "unsure"),
+    ("total_blank_confirmed",
+     scanned({"grand_total": None}, {"grand_total": read("confirmed")}), set(), "correct"),
     ("total_confirmed_by_a_person",
      scanned({"grand_total": 234}, {"grand_total": read("confirmed", 235)}),
      {("error", "TOTAL_ARITHMETIC", "grand_total")}, "errors"),
