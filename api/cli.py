@@ -111,6 +111,9 @@ def _port_free(host: str, port: int) -> str | None:
         return f"unknown host {host!r}: {exc}"
     family, kind, proto, _, addr = infos[0]
     with socket.socket(family, kind, proto) as s:
+        # as the server binds (gunicorn sets it too): the connections of a server just
+        # stopped, waiting out TIME_WAIT, do not keep it from starting again
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(addr)
         except OSError as exc:

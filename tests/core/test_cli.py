@@ -494,6 +494,23 @@ def test_serve_on_a_busy_port_fails_before_starting(capsys: pytest.CaptureFixtur
     assert main(["serve", "--port", "0"]) == ExitCode.BAD_INPUT
 
 
+def test_serve_starts_again_right_after_a_server_on_its_port_stopped() -> None:
+    # `make run` stopped and started again: the stopped server's connections wait out
+    # TIME_WAIT on the port, which a server binding with SO_REUSEADDR may use
+    from api.cli import _port_free
+
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn listens
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            conn, _ = server.accept()
+            conn.close()  # the server side closes first: its end waits in TIME_WAIT
+            client.recv(1)
+    assert _port_free("127.0.0.1", port) is None
+
+
 def test_scan_report_has_no_hint_to_use_report(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     photo = str(PADS / "photos" / "pad-01000-front.jpg")
