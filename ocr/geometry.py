@@ -26,10 +26,11 @@ class Match:
     score: float  # line-pattern correlation with the blank card, -1..1
 
 
-def line_maps(gray: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The horizontal and the vertical dark lines at least ``k`` pixels long (uint8 0/255)."""
+def line_maps(gray: np.ndarray, k: int, darker: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical dark lines at least ``k`` pixels long (uint8 0/255),
+    ``darker`` grey levels below the local mean or more."""
     binv = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                 31, 12)
+                                 31, darker)
     h = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
     v = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
     return h, v

@@ -55,18 +55,20 @@ class Grid:
 
 def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
     h, w = warp.shape
-    hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
+    k = max(15, min(h, w) // 30)
+    hm, vm = geometry.line_maps(warp, k)
     # a line a few pixels off level (a slightly curved page) still fills its band
     hm = cv2.dilate(hm, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
-    vm = cv2.dilate(vm, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1)))
     profile = (hm > 0).sum(axis=1) / w
     ys = _with_faint(positions(profile, 0.5, 3), profile)
     if len(ys) < 2:
         return [], ys
-    span = ys[-1] - ys[0]
-    xs = positions((vm[ys[0]: ys[-1] + 1] > 0).sum(axis=0) / max(span, 1), 0.6, 3)
+    xs = _column_rules(vm, ys)
     if len(xs) < GAMES + 2 and len(ys) >= FAINT_ROWS:
-        xs = max(xs, _faint_columns(warp, ys), key=len)
+        # a table whose rows are ruled darker than its columns: the official pad's game
+        # columns parted by rules so pale that the line map misses them (a table of many
+        # rows and a column or two), sought a third as dark
+        xs = max(xs, _column_rules(geometry.line_maps(warp, k, FAINT_C)[1], ys), key=len)
     return xs, ys
 
 
@@ -74,15 +76,9 @@ FAINT_C = 4  # grey levels below the local mean a faint rule is darker by (ink: 
 FAINT_ROWS = 10  # rows a table needs before its columns' rules are sought faint as well
 
 
-def _faint_columns(warp: np.ndarray, ys: list[int]) -> list[int]:
-    """The column rules of a table whose rows are ruled darker than its columns: the official
-    pad's game columns parted by rules so pale that the line map misses them (a table of
-    many rows and a column or two), sought a third as dark."""
-    h, w = warp.shape
-    binv = cv2.adaptiveThreshold(warp, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                 31, FAINT_C)
-    vm = cv2.morphologyEx(binv, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_RECT, (1, max(15, min(h, w) // 30))))
+def _column_rules(vm: np.ndarray, ys: list[int]) -> list[int]:
+    """The vertical lines of ``vm`` that span 60% of the rows from ``ys[0]`` to ``ys[-1]``."""
+    # (a line a few pixels off upright still fills its band)
     vm = cv2.dilate(vm, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1)))
     return positions((vm[ys[0]: ys[-1] + 1] > 0).sum(axis=0) / max(ys[-1] - ys[0], 1), 0.6, 3)
 
