@@ -331,14 +331,20 @@ def _judge(f: Finding, p: Player, scope: _Scope) -> None:
         return
     reason = "unsure_reading" if unsure else "other_reading" if explained else "not_checked"
     shown = list(dict.fromkeys([*unsure, *(c for c, _, _ in explained)]))
+    _as_doubt(f, p, reason, shown,
+              # only readings that bring no new error of their own make the card right there
+              would_be_right_if=[{"field": c.field, "game": c.game_no, "value": v}
+                                 for c, v, fits in explained if fits])
+
+
+def _as_doubt(f: Finding, p: Player, reason: str, cells: Sequence[Cell],
+              **readings: list[dict[str, Any]]) -> None:
+    """Make ``f`` a doubt (in place): why, the cells to check on the photo, and the other
+    readings that make the card right there (``would_be_right_if``) or wrong
+    (``would_be_wrong_if``); its message rendered again."""
     f.severity_override = Severity.DOUBT
     f.details = {**f.details, "doubt": {
-        "reason": reason,
-        "cells": [_cell_dict(c, p) for c in shown],
-        # only readings that bring no new error of their own make the card right there
-        "would_be_right_if": [{"field": c.field, "game": c.game_no, "value": v}
-                              for c, v, fits in explained if fits],
-    }}
+        "reason": reason, "cells": [_cell_dict(c, p) for c in cells], **readings}}
     f.message = messages.render(f)
 
 
@@ -379,10 +385,7 @@ def apply_unread(findings: list[Finding], sheet: Sheet) -> None:
         reading = cell.reading(p)
         if reading is None or not reading.status.unsure:
             continue
-        f.severity_override = Severity.DOUBT
-        f.details = {**f.details, "doubt": {
-            "reason": "unsure_reading", "cells": [_cell_dict(cell, p)], "would_be_right_if": []}}
-        f.message = messages.render(f)
+        _as_doubt(f, p, "unsure_reading", [cell], would_be_right_if=[])
 
 
 def _taken(p: Player, column: int | None) -> list[tuple[Cell, int]]:
@@ -417,11 +420,6 @@ def _hidden(pi: int, p: Player, cell: Cell, alt: int, reaudit: Reaudit) -> Findi
     if not errors:
         return None
     f = errors[0]
-    f.severity_override = Severity.DOUBT
-    f.details = {**f.details, "doubt": {
-        "reason": "hidden",
-        "cells": [_cell_dict(cell, p)],
-        "would_be_wrong_if": [{"field": cell.field, "game": cell.game_no, "value": alt}],
-    }}
-    f.message = messages.render(f)
+    _as_doubt(f, p, "hidden", [cell],
+              would_be_wrong_if=[{"field": cell.field, "game": cell.game_no, "value": alt}])
     return f
