@@ -26,8 +26,12 @@ With ``--verify-rate R`` the verify stream sends R requests a second on a fixed 
 (each request's time counted from when it was due) instead of back to back, which on two
 cores leaves the queue workers the second core.
 
+With ``--repeat N`` the runs are made N times in turn, each round against its own
+baseline, and the medians of the rounds are printed too (one round's p99 is its 20th
+slowest of 2,000 requests, and moves by half from one round to the next).
+
     .venv/bin/python benchmarks/queue_load.py [--duration 20] [--scanners 8] [--web 2]
-        [--verify-rate 100]
+        [--verify-rate 100] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -163,11 +168,11 @@ def scan_clients(run: Run, scanners: int, results: Any) -> None:
 
 def scenario(name: str, duration: float, scanners: int, web: int, workers: int | None,
              worker_args: list[str], poll: float, redis_url: str, tmp: str,
-             rate: float = 0) -> dict[str, Any]:
+             rate: float = 0, tag: str = "") -> dict[str, Any]:
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("SCOREPAD_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    env.update(SCOREPAD_DATABASE_URL=f"sqlite:///{tmp}/{name.replace(' ', '_')}.db",
+    env.update(SCOREPAD_DATABASE_URL=f"sqlite:///{tmp}/{tag}{name.replace(' ', '_')}.db",
                SCOREPAD_RATELIMIT_ENABLED="false")
     if workers is not None:
         env["SCOREPAD_REDIS_URL"] = redis_url
@@ -208,6 +213,15 @@ def scenario(name: str, duration: float, scanners: int, web: int, workers: int |
             "load": os.getloadavg()[0]}
 
 
+def print_rows(rows: list[dict[str, Any]], title: str) -> None:
+    base = rows[0]["p99"]
+    print(f"{'run' + title:<22}{'verifies':>9}{'p50 ms':>9}{'p99 ms':>9}{'p99/base':>9}"
+          f"{'scans/min':>10}{'load':>6}")
+    for r in rows:
+        print(f"{r['name']:<22}{r['n']:>9}{r['p50']:>9.1f}{r['p99']:>9.1f}"
+              f"{r['p99'] / base:>9.2f}{r['scans_per_min']:>10.1f}{r['load']:>6.1f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--duration", type=float, default=20, help="seconds per run")
@@ -220,6 +234,8 @@ def main() -> int:
                     "back to back, which keeps a core busy with the stream itself)")
     ap.add_argument("--compare", action="store_true", help="also run the workers with "
                     "--nice 0 --threads 0 (full priority, every core)")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds of every run, in turn; "
+                    "with more than one, also the median of the rounds")
     ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/12",
                     help="an empty Redis database for the queue runs (flushed)")
     args = ap.parse_args()
@@ -229,19 +245,27 @@ def main() -> int:
         ("queue, 1 worker", args.scanners, 1, []), ("queue, 2 workers", args.scanners, 2, []),
         *([("queue, 1 worker full", args.scanners, 1, full),
            ("queue, 2 workers full", args.scanners, 2, full)] if args.compare else [])]
+    head = (f"{args.web} gunicorn workers, {args.scanners} scan clients ({PHOTO.name}), "
+            f"1 verify stream ({f'{args.verify_rate:g} a second' if args.verify_rate else 'back to back'}), "
+            f"{args.duration:g} s per run, {os.cpu_count()} cores, job polls "
+            f"every {args.poll or 'Retry-After'} s")
+    rounds: list[list[dict[str, Any]]] = []
     with tempfile.TemporaryDirectory(prefix="scorepad-qbench-") as tmp:
-        rows = [scenario(n, args.duration, s, args.web, w, wargs, args.poll, args.redis_url, tmp,
-                         args.verify_rate) for n, s, w, wargs in plan]
-    base = rows[0]["p99"]
-    print(f"{args.web} gunicorn workers, {args.scanners} scan clients ({PHOTO.name}), "
-          f"1 verify stream ({f'{args.verify_rate:g} a second' if args.verify_rate else 'back to back'}), "
-          f"{args.duration:g} s per run, {os.cpu_count()} cores, job polls "
-          f"every {args.poll or 'Retry-After'} s")
-    print(f"{'run':<22}{'verifies':>9}{'p50 ms':>9}{'p99 ms':>9}{'p99/base':>9}{'scans/min':>10}"
-          f"{'load':>6}")
-    for r in rows:
-        print(f"{r['name']:<22}{r['n']:>9}{r['p50']:>9.1f}{r['p99']:>9.1f}"
-              f"{r['p99'] / base:>9.2f}{r['scans_per_min']:>10.1f}{r['load']:>6.1f}")
+        for i in range(args.repeat):  # each round against its own baseline
+            rows = [scenario(n, args.duration, s, args.web, w, wargs, args.poll, args.redis_url,
+                             tmp, args.verify_rate, f"r{i}") for n, s, w, wargs in plan]
+            rounds.append(rows)
+            print(head if i == 0 else "", flush=True)
+            print_rows(rows, f" (round {i + 1} of {args.repeat})" if args.repeat > 1 else "")
+    if args.repeat > 1:
+        print(f"\nmedian of {args.repeat} rounds (p99/base: each round's p99 over that round's "
+              "baseline)")
+        print(f"{'run':<22}{'p99 ms':>9}{'p99/base':>9}{'scans/min':>10}")
+        for j, (name, *_rest) in enumerate(plan):
+            p99 = statistics.median(r[j]["p99"] for r in rounds)
+            ratio = statistics.median(r[j]["p99"] / r[0]["p99"] for r in rounds)
+            scans = statistics.median(r[j]["scans_per_min"] for r in rounds)
+            print(f"{name:<22}{p99:>9.1f}{ratio:>9.2f}{scans:>10.1f}")
     return 0
 
 

@@ -19,7 +19,8 @@ explains, carry errors. A doubt keeps its code; its severity is ``doubt`` and
 would make the card right.
 
 A total left blank as read, on a complete game, is a notice (``TOTAL_BLANK``); where the
-reader was unsure of that cell or could not read it, it is a doubt (``apply_unread``).
+reader was unsure of that cell or could not read it, it is a doubt (``apply_unread``). So
+is a game in progress as read (``GAME_IN_PROGRESS``) where an open box was such a cell.
 
 The other way round (``apply_hidden``): a column that holds as read is not called right
 when a cell holds only as the reader took it. Two readings are tried: what the ink read
@@ -376,16 +377,24 @@ def apply_hidden(findings: list[Finding], sheet: Sheet, reaudit: Reaudit) -> Non
 def apply_unread(findings: list[Finding], sheet: Sheet) -> None:
     """A total blank as read (``TOTAL_BLANK``) where the reader was unsure of the cell, or
     could not read it, is a doubt: the cell may hold a number the reader did not make out,
-    and the card is not called right on a total nobody has seen."""
+    and the card is not called right on a total nobody has seen. So is a game in progress
+    as read (``GAME_IN_PROGRESS``) whose open boxes include such cells (a row the reader did
+    not find is unreadable): those boxes may be filled, and the card is not audited as far
+    as it goes, only as far as it was read."""
     for f in findings:
-        if f.code is not Code.TOTAL_BLANK or f.player is None or f.game is None or not f.field:
+        if f.player is None or f.game is None:
             continue
         p = sheet.players[f.player]
-        cell = Cell(f.game - 1, f.field)
-        reading = cell.reading(p)
-        if reading is None or not reading.status.unsure:
+        if f.code is Code.TOTAL_BLANK and f.field:
+            cells = [Cell(f.game - 1, f.field)]
+        elif f.code is Code.GAME_IN_PROGRESS:
+            cells = [Cell(f.game - 1, b.value) for b in ALL_BOXES]
+        else:
             continue
-        _as_doubt(f, p, "unsure_reading", [cell], would_be_right_if=[])
+        unread = [c for c in cells if c.value(p) is None
+                  and (r := c.reading(p)) is not None and r.status.unsure]
+        if unread:
+            _as_doubt(f, p, "unsure_reading", unread, would_be_right_if=[])
 
 
 def _taken(p: Player, column: int | None) -> list[tuple[Cell, int]]:

@@ -184,7 +184,7 @@ def _render_doubt(f: Finding, text: str, doubt: dict[str, Any]) -> str:
     elif doubt.get("reason") == "not_checked":
         fix = "a misreading was not ruled out"
     else:
-        fix = "the reader was unsure of it"
+        fix = "the reader was unsure of " + ("them" if len(doubt.get("cells") or []) > 1 else "it")
     return (f"{where}: check {cells or 'the cells'} on the photo: {fix}. As read: "
             f"{text.removeprefix(where + ': ')}")
 

@@ -90,6 +90,9 @@ def right_if(data: dict[str, Any], code: str, field: str) -> list[tuple[str, int
     return [(r["field"], r["value"]) for r in f.details["doubt"]["would_be_right_if"]]
 
 
+IN_PROGRESS: dict[str, int | None] = {"chance": None, "lower_total": None, "grand_total": None}
+UPPER_ROWS = ("aces", "twos", "threes", "fours", "fives", "sixes", "upper_total_score",
+              "upper_bonus", "upper_total")  # the rows of a table found only from 3 of a kind
 UPPER_SUMS = {"upper_total_score", "upper_total", "upper_total_repeat", "grand_total"}
 
 CASES = [
@@ -117,6 +120,18 @@ CASES = [
      {("doubt", "TOTAL_BLANK", "lower_total")}, "unsure"),
     ("total_blank_confirmed",
      scanned({"grand_total": None}, {"grand_total": read("confirmed")}), set(), "correct"),
+    # a game in progress as read: a notice where the reader is sure its open boxes are blank
+    # (or they were typed); where rows were not found or a blank was unsure, a doubt
+    ("in_progress_read_surely", scanned(IN_PROGRESS), set(), "correct"),
+    ("in_progress_typed", scanned(IN_PROGRESS, default=None), set(), "correct"),
+    ("in_progress_blank_unsure",
+     scanned(IN_PROGRESS, {"chance": read("needs_review", 22)}),
+     {("doubt", "GAME_IN_PROGRESS", None)}, "unsure"),
+    ("in_progress_rows_not_found",
+     scanned(dict.fromkeys(UPPER_ROWS), dict.fromkeys(UPPER_ROWS, read("unreadable"))),
+     {("doubt", "GAME_IN_PROGRESS", None)}, "unsure"),
+    ("in_progress_blank_confirmed",
+     scanned(IN_PROGRESS, {"chance": read("confirmed")}), set(), "correct"),
     ("total_confirmed_by_a_person",
      scanned({"grand_total": 234}, {"grand_total": read("confirmed", 235)}),
      {("error", "TOTAL_ARITHMETIC", "grand_total")}, "errors"),
@@ -312,6 +327,18 @@ def test_doubt_details_name_the_cells_with_their_crops() -> None:
                                "box": [812, 1400, 905, 1452], "photo": 1}]
     assert doubt["would_be_right_if"] == [{"field": "grand_total", "game": 1, "value": 235}]
     assert f.message and "doubt" not in f.message.split(":")[0]  # a message is rendered
+
+
+def test_a_game_read_in_part_names_the_open_boxes_it_could_not_read() -> None:
+    # the upper rows not found: the doubt names the six open boxes (the sums are not boxes)
+    data = next(c[1] for c in CASES if c[0] == "in_progress_rows_not_found")
+    f = next(f for f in audit_sheet(load_sheet(data)).findings
+             if f.code.value == "GAME_IN_PROGRESS")
+    doubt = f.to_dict()["details"]["doubt"]
+    assert doubt["reason"] == "unsure_reading"
+    assert [(c["field"], c["read"], c["status"]) for c in doubt["cells"]] == [
+        (k, None, "unreadable") for k in UPPER_ROWS[:6]]
+    assert doubt["would_be_right_if"] == []
 
 
 def test_a_hidden_slip_names_the_cell_and_the_reading_that_shows_it() -> None:
