@@ -15,6 +15,7 @@ from scorepad.rules import RuleSet
 
 from . import sumread as sr
 from .decode import CONFIDENT_AT, fixed_sure, legal_values_of
+from .jointread import take_joint
 from .layout import Side
 from .misread import misread_alike, swapped_digit, twins_by_swap
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
@@ -54,6 +55,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         _doubt_slips(relations, sums, explained, rules)
         _confirm_copies(col, sums)
         take_implied(relations, sums.implied, sums.contested, rules)
+        take_joint(relations, rules)
 
 
 def _columns(reads: Sequence[CellRead], side: Side) -> list[dict[str, CellRead]]:
@@ -350,7 +352,7 @@ def _suspect(r: CellRead, value: int, sums: _Sums) -> None:
     if r.status == CONFIDENT:
         r.status = NEEDS_REVIEW
     if all(c.value != value for c in r.candidates):
-        r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P))
+        r.candidates.insert(min(1, len(r.candidates)), Candidate(value, SLIP_P, suggested=True))
 
 
 def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet

@@ -34,6 +34,7 @@ class ScanError(ValueError):
 class Candidate:
     value: int | str
     p: float
+    suggested: bool = False  # a reading the pad's sums suggest (``crosscheck``), not the ink's
 
 
 @dataclass

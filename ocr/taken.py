@@ -37,10 +37,12 @@ def take_implied(relations: list[Relation], implied: dict[int, tuple[CellRead, i
         else:
             if not _breaks_a_held_sum(relations, {id(c): t.value for c, t in takes}, rules):
                 for c, taken in takes:
-                    _take(c, taken)
+                    take(c, taken)
 
 
-def _take(r: CellRead, taken: Candidate) -> None:
+def take(r: CellRead, taken: Candidate) -> None:
+    """``r`` reads as ``taken``, stays for a person to check, and keeps what its ink read
+    first among its candidates and as ``ink``."""
     ink = r.value
     assert isinstance(ink, int)
     r.ink = ink

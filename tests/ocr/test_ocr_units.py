@@ -536,13 +536,16 @@ def test_a_sure_reading_is_not_suspected_a_digit_other_where_a_doubtful_cell_exp
 
 def test_a_failed_sum_explained_by_two_doubtful_cells_keeps_the_others_confident() -> None:
     # Twos 6 read 8 and Fours 12 read 16, both unsure with the truth among their candidates:
-    # together they account for 69 against 63, so Fives (0.97) keeps its confidence.
+    # together they account for 69 against 63, so Fives (0.97) keeps its confidence. Read
+    # together (``jointread``), they take those readings, still for review, the ink kept.
     confs = [0.995, 0.6, 0.995, 0.6, 0.97, 0.995]
     reads = _upper_column([3, 8, 9, 16, 15, 18], 63, confs, 0.999)
     reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.3)]
     reads[3].candidates = [Candidate(16, 0.6), Candidate(12, 0.3)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
-    assert reads[4].status == CONFIDENT and (reads[1].value, reads[3].value) == (8, 16)
+    assert reads[4].status == CONFIDENT and (reads[1].value, reads[3].value) == (6, 12)
+    assert (reads[1].ink, reads[3].ink) == (8, 16)
+    assert reads[1].status == reads[3].status == NEEDS_REVIEW
     # when Fours' candidates do not close the rest of the gap, Fives is a suspect
     reads = _upper_column([3, 8, 9, 16, 15, 18], 63, confs, 0.999)
     reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.3)]
@@ -661,9 +664,10 @@ def test_a_failed_sum_one_doubtful_cell_explains_vouches_for_the_rest() -> None:
     assert (reads[1].status, reads[1].value, reads[1].ink) == (NEEDS_REVIEW, 6, 8)
     assert (reads[3].status, reads[4].status) == (CONFIDENT, CONFIDENT)
     assert "explained" in reads[3].checks
-    # a second way to account for it (Fours' own candidate 8 with Twos' 10): no vouching
+    # a second way to account for it (Fours' own candidate 8 with Twos' 10, about as
+    # likely read together): no vouching, and no one reading to take
     reads = _upper_column([3, 8, 9, 12, 15, 18], 63, confs, 0.999)
-    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35), Candidate(10, 0.01)]
+    reads[1].candidates = [Candidate(8, 0.6), Candidate(6, 0.35), Candidate(10, 0.3)]
     reads[3].candidates = [Candidate(12, 0.6), Candidate(8, 0.3)]
     cross_check(reads, layout.Side.FRONT, get_rules(None))
     assert (reads[3].status, reads[4].status) == (NEEDS_REVIEW, NEEDS_REVIEW)
