@@ -122,9 +122,7 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
     """Which sums hold and which fail as read (a sum with a result unread is no evidence)."""
     sums = _Sums()
     for name, parts, result in relations:
-        if len(result) != 1 or result[0].kind == BLANK or result[0].value is None:
-            continue
-        if any(p.value is None and p.kind != BLANK for p in parts):
+        if not sr.read_through(parts, result):
             continue
         if name == "bonus_score" and all(p.kind == BLANK for p in parts):
             continue  # (no check read: the audit says what a score without checks is)

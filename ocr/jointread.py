@@ -84,10 +84,9 @@ def _joint_readings(sizes: Sequence[int]) -> int:
 
 
 def _evidence(parts: list[CellRead], result: list[CellRead]) -> bool:
-    """A sum that says something as read: its result read as a number, its parts read."""
-    return (len(result) == 1 and result[0].kind != BLANK and isinstance(result[0].value, int)
-            and not any(p.value is None and p.kind != BLANK for p in parts)
-            and sum(1 for p in parts if p.kind != BLANK) >= 1)
+    """A sum that says something as read (``sumread.read_through``), a part of it written."""
+    return (sr.read_through(parts, result) and isinstance(result[0].value, int)
+            and any(p.kind != BLANK for p in parts))
 
 
 def _doubtful(c: CellRead) -> bool:

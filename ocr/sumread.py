@@ -31,6 +31,13 @@ def read_as_many(parts: list[CellRead], result: CellRead, values: Mapping[int, i
     return [moved(p) for p in parts], moved(result)
 
 
+def read_through(parts: list[CellRead], result: list[CellRead]) -> bool:
+    """Whether the sum says something as read: its result one cell read as a number, not
+    blank, and every part read (a number, or blank)."""
+    return (len(result) == 1 and result[0].kind != BLANK and result[0].value is not None
+            and not any(p.value is None and p.kind != BLANK for p in parts))
+
+
 def holds(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
     """Whether the sum holds as its cells read (the result read as a number)."""
     return sum(worth(p, rules) for p in parts) == result.value
