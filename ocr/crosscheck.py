@@ -20,7 +20,7 @@ from .layout import Side
 from .misread import misread_alike, swapped_digit, twins_by_swap
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
 from .sumread import Relation
-from .taken import take_implied
+from .taken import confirm_through_taken, take_implied
 
 KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings this sure confident
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
@@ -56,6 +56,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         _confirm_copies(col, sums)
         take_implied(relations, sums.implied, sums.contested, rules)
         take_joint(relations, rules)
+        confirm_through_taken(relations, rules)
 
 
 def _columns(reads: Sequence[CellRead], side: Side) -> list[dict[str, CellRead]]:

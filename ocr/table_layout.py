@@ -139,17 +139,22 @@ def _without_margins(xs: list[int]) -> list[int]:
 
 def _edge_columns(xs: list[int], w: int) -> list[int]:
     """The table's outer rules put back where the warp was cut along them (a rule at the
-    warp's very edge is no line the grid finds), only where a front lacks game columns:
-    room of one usual game column (EDGE_ROW) right of the last rule found, and room wider
-    than a game column (a label column) left of the first."""
+    warp's very edge is no line the grid finds): where a front lacks game columns, room of
+    one usual game column (EDGE_ROW) right of the last rule found; and where it lacks a
+    column before its games, room wider than a game column (a label column) left of the
+    first. Where its six games were found, only room as wide as the column before them at
+    least: HOW TO SCORE found, the wider label column's outer rule lost (a narrower margin
+    is paper around a table of labels and games)."""
     widths = np.diff(xs)
-    if len(widths) < 3 or _value_cols(xs, Side.FRONT) is not None:
+    if len(widths) < 3:
         return xs
     med = float(np.median(widths[-min(GAMES, len(widths) - 1):]))
     out = list(xs)
-    if EDGE_ROW[0] * med <= w - 1 - xs[-1] <= EDGE_ROW[1] * med:
+    games = _value_cols(xs, Side.FRONT) is not None
+    if not games and EDGE_ROW[0] * med <= w - 1 - xs[-1] <= EDGE_ROW[1] * med:
         out.append(min(w - 1, xs[-1] + int(round(med))))
-    if len(out) - 1 < GAMES + 2 and xs[0] >= LABEL_WIDER * med:
+    if (len(out) - 1 < GAMES + 2 and xs[0] >= LABEL_WIDER * med
+            and (not games or xs[0] >= widths[0])):
         out.insert(0, 0)  # (a label column, or one beside HOW TO SCORE)
     return out
 

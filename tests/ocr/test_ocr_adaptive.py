@@ -368,6 +368,14 @@ def test_the_outer_rules_of_a_table_warped_along_them_are_put_back() -> None:
     # ... only the right one lost: GAME #6 put back, the label column was found
     assert ad._edge_columns([3, 198, 332, 404, 479, 554, 628, 703], 780) == \
         [3, 198, 332, 404, 479, 554, 628, 703, 778]
+    # ... only the left one lost (fresh photo 470025): HOW TO SCORE and six games found,
+    # the label column put back where the room left of them is as wide as HOW TO SCORE
+    assert ad._edge_columns([202, 339, 412, 487, 560, 631, 702, 774], 777) == \
+        [0, 202, 339, 412, 487, 560, 631, 702, 774]
+    # ... but a margin narrower than the first column is paper beside a table of labels
+    # and six games (no HOW TO SCORE): nothing put back
+    labels_games = [150, 345, 420, 495, 570, 645, 720, 795]
+    assert ad._edge_columns(labels_games, 1000) == labels_games
     # every column found: unchanged, whatever lies around them (paper, a margin)
     whole = [150, 345, 479, 551, 626, 701, 775, 850, 921]
     assert ad._edge_columns(whole, 1100) == whole
