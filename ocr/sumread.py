@@ -89,15 +89,24 @@ def copies(relations: list[Relation],
     """A copy of a cell a digit from holding its sum (TOTAL SCORE + a blank BONUS as TOTAL,
     TOTAL repeated below) is a digit from it too: the same written value, perhaps misread
     alike, which the copy's own sum (x + 0 = x) cannot tell."""
+    pairs = copy_pairs(relations, rules)
     grown = True
     while grown:
         grown = False
-        for _name, parts, result in relations:
-            nonzero = [p for p in parts if worth(p, rules) != 0]
-            if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
-                    or nonzero[0].field == "yahtzee_bonus_checks"):
-                continue
-            for a, b in ((nonzero[0], result[0]), (result[0], nonzero[0])):
-                if id(a) in slipped and id(b) not in slipped:
-                    slipped[id(b)] = (b, slipped[id(a)][1])
-                    grown = True
+        for a, b in pairs:
+            if id(a) in slipped and id(b) not in slipped:
+                slipped[id(b)] = (b, slipped[id(a)][1])
+                grown = True
+
+
+def copy_pairs(relations: list[Relation], rules: RuleSet) -> list[tuple[CellRead, CellRead]]:
+    """Each cell read as a copy of another (a sum x + 0 = x as read, not of bonus checks),
+    with that other, both ways round."""
+    out = []
+    for _name, parts, result in relations:
+        nonzero = [p for p in parts if worth(p, rules) != 0]
+        if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
+                or nonzero[0].field == "yahtzee_bonus_checks"):
+            continue
+        out += [(nonzero[0], result[0]), (result[0], nonzero[0])]
+    return out

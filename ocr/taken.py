@@ -145,15 +145,11 @@ def _confirm_copies(relations: list[Relation], failing: set[int], rules: RuleSet
     """A copy read as the same number as a reading so confirmed (TOTAL, and its repeat
     below) is confident from THROUGH_MIN too, and vouches for its own copy in turn; not
     one in a sum that fails."""
+    pairs = sr.copy_pairs(relations, rules)
     grown = True
     while grown:
         grown = False
-        for _name, parts, result in relations:
-            nonzero = [p for p in parts if sr.worth(p, rules) != 0]
-            if (len(result) != 1 or len(nonzero) != 1 or result[0].value != nonzero[0].value
-                    or nonzero[0].field == "yahtzee_bonus_checks"):
-                continue
-            for a, b in ((nonzero[0], result[0]), (result[0], nonzero[0])):
-                if ("through_taken" in a.checks and a.status == CONFIDENT
-                        and id(b) not in failing and _confirm_through(b)):
-                    grown = True
+        for a, b in pairs:
+            if ("through_taken" in a.checks and a.status == CONFIDENT
+                    and id(b) not in failing and _confirm_through(b)):
+                grown = True
