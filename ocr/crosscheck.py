@@ -18,7 +18,7 @@ from .decode import CONFIDENT_AT, fixed_sure, legal_values_of
 from .jointread import take_joint
 from .layout import Side
 from .misread import misread_alike, swapped_digit, twins_by_swap
-from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
+from .result import BLANK, CONFIDENT, NEEDS_REVIEW, Candidate, CellRead
 from .sumread import Relation
 from .taken import confirm_through_taken, take_implied
 
@@ -161,21 +161,10 @@ def _confirm_held(sums: _Sums, rules: RuleSet) -> None:
     for key, (r, note) in sums.held.items():
         r.checks.append(note)
         if key not in sums.plain:
-            _confirm(r, ALIKE_MIN)
+            sr.confirm(r, ALIKE_MIN)
         else:
             by_box = r.inferred and legal_values_of(r.field, rules) is not None
-            _confirm(r, INFERRED_MIN if r.inferred else CROSS_MIN, inferred=by_box)
-
-
-def _confirm(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:
-    """A reading for review that a sum confirms is confident from ``at_least`` (one inferred
-    from the box's legal values only where ``inferred``; never a name or a blank); True when
-    it became so."""
-    if (r.status == NEEDS_REVIEW and (inferred or not r.inferred)
-            and r.kind not in (TEXT, BLANK) and r.confidence >= at_least):
-        r.status = CONFIDENT
-        return True
-    return False
+            sr.confirm(r, INFERRED_MIN if r.inferred else CROSS_MIN, inferred=by_box)
 
 
 def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
@@ -201,7 +190,7 @@ def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
                     or id(copy) in vouched or original.status != CONFIDENT
                     or original.kind == BLANK or copy.value != original.value):
                 continue
-            if copy.status == CONFIDENT or _confirm(copy, CROSS_MIN):
+            if copy.status == CONFIDENT or sr.confirm(copy, CROSS_MIN):
                 copy.checks.append("copy")
                 vouched.add(id(copy))
                 grown = True
@@ -455,5 +444,5 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, way: tuple[CellRead, in
         return  # (x == y, or x + 0 == y, is no evidence)
     twins = _held_alike(parts2, result2, rules)
     for r in [*parts, result]:
-        if id(r) not in explaining and id(r) not in twins and _confirm(r, CROSS_MIN):
+        if id(r) not in explaining and id(r) not in twins and sr.confirm(r, CROSS_MIN):
             r.checks.append("explained")

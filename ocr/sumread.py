@@ -10,7 +10,7 @@ from dataclasses import replace
 from scorepad.rules import RuleSet
 
 from .decode import legal_values_of
-from .result import BLANK, CONFIDENT, CellRead
+from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, CellRead
 
 Relation = tuple[str, list[CellRead], list[CellRead]]  # a sum's name, its parts, its result
 
@@ -110,3 +110,18 @@ def copy_pairs(relations: list[Relation], rules: RuleSet) -> list[tuple[CellRead
             continue
         out += [(nonzero[0], result[0]), (result[0], nonzero[0])]
     return out
+
+
+def confirmable(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:
+    """Whether a reading for review that a sum confirms is confident from ``at_least`` (one
+    inferred from the box's legal values only where ``inferred``; never a name or a blank)."""
+    return (r.status == NEEDS_REVIEW and (inferred or not r.inferred)
+            and r.kind not in (TEXT, BLANK) and r.confidence >= at_least)
+
+
+def confirm(r: CellRead, at_least: float, *, inferred: bool = False) -> bool:
+    """``r`` confident where ``confirmable``; True when it became so."""
+    if confirmable(r, at_least, inferred=inferred):
+        r.status = CONFIDENT
+        return True
+    return False

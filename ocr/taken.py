@@ -10,7 +10,7 @@ from collections import Counter
 from scorepad.rules import RuleSet
 
 from . import sumread as sr
-from .result import BLANK, CONFIDENT, NEEDS_REVIEW, TEXT, Candidate, CellRead
+from .result import BLANK, CONFIDENT, NEEDS_REVIEW, Candidate, CellRead
 from .sumread import Relation
 
 THROUGH_MIN = 0.4  # a reading this likely that two sums through a taken cell confirm is confident
@@ -129,13 +129,11 @@ def _linked(sums: list[dict[int, CellRead]], taken: set[int]) -> list[list[dict[
 
 
 def _confirmable(c: CellRead) -> bool:
-    return (c.status == NEEDS_REVIEW and not c.inferred and c.ink is None
-            and c.kind not in (TEXT, BLANK) and c.confidence >= THROUGH_MIN)
+    return c.ink is None and sr.confirmable(c, THROUGH_MIN)  # (never a taken cell)
 
 
 def _confirm_through(c: CellRead) -> bool:
-    if _confirmable(c):
-        c.status = CONFIDENT
+    if c.ink is None and sr.confirm(c, THROUGH_MIN):
         c.checks.append("through_taken")
         return True
     return False
