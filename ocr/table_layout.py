@@ -252,51 +252,16 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False
     unless whole (a shadow cut the ruled web short: the rest of the table is sought,
     ``plan``)."""
     turns = plausible_turns(g)
-    # the label column, and in the same batch the HOW TO SCORE column where there is one
-    # (used only where the labels alone leave rows unmatched: one tesseract start-up, about
-    # 0.1 s, instead of a second one after the first)
-    crops: list[np.ndarray] = []
-    spans: dict[int, tuple[int, int, list[int], list[int]]] = {}
-    hint_spans: dict[int, int] = {}  # turn -> its HOW TO SCORE crops' first index
-    for k in turns:
-        img = np.rot90(g.warp, k)
-        xs, ys = _read_lines(g, k, edges=rescue)
-        a = len(crops)
-        crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]]) for r in range(len(ys) - 1)]
-        spans[k] = (a, len(crops), xs, ys)
-        if _has_hints(xs):
-            hint_spans[k] = len(crops)
-            crops += [label_image(img[ys[r]: ys[r + 1], xs[1]: xs[2]])
-                      for r in range(len(ys) - 1)]
-    texts: list[OcrText] = engine.read_batch(crops) if crops else []
-    labels_of = {k: [t.text for t in texts[a:b]] for k, (a, b, _xs, _ys) in spans.items()}
-    # each turn's labels against the front's rows by themselves (kept where no hints are read)
-    heights = {k: [float(h) for h in np.diff(ys)] for k, (_a, _b, _xs, ys) in spans.items()}
-    front = {k: align(labels, ANY_FRONT_ROWS, heights=heights[k])
-             for k, labels in labels_of.items()}
-    hints_of = {k: [t.text for t in texts[h: h + len(labels_of[k])]]
-                for k, h in hint_spans.items() if front[k][2] < LABELS_SURE}
-    best: tuple[float, int, Side, dict[int, int], list[str], int] | None = None
-    for k, (_a, _b, xs, _ys) in spans.items():
-        labels = labels_of[k]
-        hints = hints_of.get(k, [])
-        for side, rows in ((Side.FRONT, ANY_FRONT_ROWS), (Side.BACK, BACK_ROWS)):
-            if side is Side.FRONT:
-                mapping, total, matched = (align(labels, rows, hints, heights[k]) if hints
-                                           else front[k])
-            else:
-                mapping, total, matched = align(labels, rows, heights=heights[k])
-            least = SEED_ROWS if side is Side.FRONT else MIN_ROWS[side]
-            if (matched < least or _value_cols(xs, side) is None
-                    or (matched < MIN_ROWS[side] and not rescue and not _every_row(mapping.values()))):
-                continue
-            if best is None or total > best[0]:
-                best = (total, k, side, mapping, labels, matched)
+    best = _best_reading(g, turns, engine, rescue)
+    if best is None and rescue:
+        # the last search: a soft photo's labels, which tesseract read as noise, looked at
+        # again enlarged and sharpened (fresh photo 410051; not before: it costs a
+        # tesseract batch, and one photo the last search found as photographed was lost)
+        best = _best_reading(g, turns, engine, rescue, sharpen=True)
     if best is None:
         return None
-    total, k, side, mapping, labels, matched = best
+    total, k, side, mapping, labels, matched, xs, ys = best
     rows_t = ANY_FRONT_ROWS if side is Side.FRONT else BACK_ROWS
-    xs, ys = spans[k][2], spans[k][3]
     cols = _value_cols(xs, side)
     assert cols is not None
     m, cw, ch, s = _card_placement(g, k, side, xs, ys, cols)
@@ -311,6 +276,58 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False
     name_rect = _name_rect(card, cxs, cys) if side is Side.FRONT else None
     return Table(side, k, total / max(matched, 1), card, np.linalg.inv(m), cxs, cys, value_rows, cols,
                  labels, name_rect, matched)
+
+
+# (alignment score, quarter turn, side, row -> pad row, labels read, labels matched, xs, ys)
+Reading = tuple[float, int, Side, dict[int, int], list[str], int, list[int], list[int]]
+
+
+def _best_reading(g: Grid, turns: list[int], engine: Engine, rescue: bool,
+                  sharpen: bool = False) -> Reading | None:
+    """The grid's label column read each plausible way up (``sharpen``: ``labels.sharpened``
+    first), as the pad's front or back rows, the best alignment where one is a pad's."""
+    # the label column, and in the same batch the HOW TO SCORE column where there is one
+    # (used only where the labels alone leave rows unmatched: one tesseract start-up, about
+    # 0.1 s, instead of a second one after the first)
+    crops: list[np.ndarray] = []
+    spans: dict[int, tuple[int, int, list[int], list[int]]] = {}
+    hint_spans: dict[int, int] = {}  # turn -> its HOW TO SCORE crops' first index
+    for k in turns:
+        img = np.rot90(g.warp, k)
+        xs, ys = _read_lines(g, k, edges=rescue)
+        a = len(crops)
+        crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]], sharpen)
+                  for r in range(len(ys) - 1)]
+        spans[k] = (a, len(crops), xs, ys)
+        if _has_hints(xs):
+            hint_spans[k] = len(crops)
+            crops += [label_image(img[ys[r]: ys[r + 1], xs[1]: xs[2]], sharpen)
+                      for r in range(len(ys) - 1)]
+    texts: list[OcrText] = engine.read_batch(crops) if crops else []
+    labels_of = {k: [t.text for t in texts[a:b]] for k, (a, b, _xs, _ys) in spans.items()}
+    # each turn's labels against the front's rows by themselves (kept where no hints are read)
+    heights = {k: [float(h) for h in np.diff(ys)] for k, (_a, _b, _xs, ys) in spans.items()}
+    front = {k: align(labels, ANY_FRONT_ROWS, heights=heights[k])
+             for k, labels in labels_of.items()}
+    hints_of = {k: [t.text for t in texts[h: h + len(labels_of[k])]]
+                for k, h in hint_spans.items() if front[k][2] < LABELS_SURE}
+    best: Reading | None = None
+    for k, (_a, _b, xs, _ys) in spans.items():
+        labels = labels_of[k]
+        hints = hints_of.get(k, [])
+        for side, rows in ((Side.FRONT, ANY_FRONT_ROWS), (Side.BACK, BACK_ROWS)):
+            if side is Side.FRONT:
+                mapping, total, matched = (align(labels, rows, hints, heights[k]) if hints
+                                           else front[k])
+            else:
+                mapping, total, matched = align(labels, rows, heights=heights[k])
+            least = SEED_ROWS if side is Side.FRONT else MIN_ROWS[side]
+            if (matched < least or _value_cols(xs, side) is None
+                    or (matched < MIN_ROWS[side] and not rescue and not _every_row(mapping.values()))):
+                continue
+            if best is None or total > best[0]:
+                best = (total, k, side, mapping, labels, matched, xs, spans[k][3])
+    return best
 
 
 def accepted(t: Table) -> bool:

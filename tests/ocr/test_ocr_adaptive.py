@@ -117,6 +117,50 @@ def test_how_to_score_is_read_with_the_labels_and_used_where_they_leave_rows_unm
         assert matched(hints_read=True) >= ad.LABELS_SURE > matched(hints_read=False)
 
 
+def test_the_last_search_looks_again_at_labels_read_as_noise_sharpened() -> None:
+    # fresh photo 410051: a soft photo whose labels tesseract read as noise ("ci cm a i i",
+    # "Paws Nes"); the last search before a refusal reads them again, enlarged and
+    # sharpened, in a second batch (first search: one batch, and no table)
+    def engine() -> FakeEngine:
+        e = FakeEngine()
+        e.answer = lambda i, _im: OcrText(OFFICIAL[i][0] if e.calls == 2 and i < len(OFFICIAL)
+                                          else "~", 0.9)
+        return e
+
+    g = ruled_table()
+    first = engine()
+    assert ad.recognise(g.warp, g, first) is None and first.calls == 1
+    last = engine()
+    table = ad.recognise(g.warp, g, last, rescue=True)
+    assert last.calls == 2
+    assert table is not None and ad.accepted(table)
+    assert {row.label for _, row in table.rows} >= {"Aces = 1", "Chance", "GRAND TOTAL"}
+
+
+@needs_tesseract
+def test_sharpened_labels_of_a_soft_photo_read_better() -> None:
+    from PIL import ImageDraw, ImageFont
+
+    from ocr.labels import label_image
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", 9)
+    words = ["Aces", "Twos", "Threes", "Fours", "Fives", "Sixes", "TOTAL SCORE", "BONUS",
+             "Full House", "Chance", "GRAND TOTAL", "Sm Straight"]
+    cells = []
+    for word in words:  # a small bold label, printed grey on a pale cell, photographed soft
+        im = Image.new("L", (150, 38), 235)
+        ImageDraw.Draw(im).text((6, 12), word, font=font, fill=60)
+        cells.append(cv2.GaussianBlur(np.asarray(im), (0, 0), 1.2))
+    engine = TesseractEngine()
+
+    def right(sharpen: bool) -> int:
+        texts = engine.read_batch([label_image(c, sharpen) for c in cells])
+        return sum(t.text.strip().casefold() == w.casefold()
+                   for t, w in zip(texts, words, strict=True))
+
+    assert right(sharpen=True) >= right(sharpen=False) + 4
+
+
 def test_back_labels_align() -> None:
     texts = ["Names", "Game 1", "Game 2", "Game 3", "Gane 4", "", "Game 6", "Total of all games"]
     mapping, _, matched = ad.align(texts, BACK_ROWS)
