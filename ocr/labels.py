@@ -236,7 +236,7 @@ def sharpened(cell: np.ndarray) -> np.ndarray:
 def label_image(cell: np.ndarray, sharpen: bool = False) -> np.ndarray:
     """A printed label cell -> dark text on white, cropped to the text, about 40 px high
     (``sharpen``: ``sharpened`` first)."""
-    if sharpen:
+    if sharpen and cell.size:
         cell = sharpened(cell)
     h, w = cell.shape
     my, mx = max(2, h // 10), max(2, h // 10)

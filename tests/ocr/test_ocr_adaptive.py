@@ -137,6 +137,14 @@ def test_the_last_search_looks_again_at_labels_read_as_noise_sharpened() -> None
     assert {row.label for _, row in table.rows} >= {"Aces = 1", "Chance", "GRAND TOTAL"}
 
 
+def test_a_label_cell_of_no_pixels_is_blank_sharpened_or_not() -> None:
+    from ocr.labels import label_image
+
+    for shape in ((0, 30), (30, 0), (1, 1)):
+        for sharpen in (False, True):
+            assert label_image(np.full(shape, 200, np.uint8), sharpen).shape == (40, 40)
+
+
 @needs_tesseract
 def test_sharpened_labels_of_a_soft_photo_read_better() -> None:
     from PIL import ImageDraw, ImageFont
