@@ -27,6 +27,7 @@ KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings th
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 ALIKE_MIN = 0.4  # ... this likely where two of the sum's cells read as candidates hold it too
 INFERRED_MIN = 0.05  # ... a legal value taken for an illegal reading, where a sum holds plainly
+TWIN_P = 0.05  # a runner-up less likely than this is no misreading a hand makes twice
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
 
@@ -107,6 +108,9 @@ class _Sums:
     # ... that it vouches for plainly: not two of its cells that, read as their candidates,
     # would hold it too (one hand's digit misread alike in a part and a total)
     plain: set[int] = field(default_factory=set)
+    # ... and that no two of its cells read as any of their runners-up would hold (what a
+    # copy of a cell needs: one hand's digit misread surely in both has a runner-up at 0.7%)
+    plainest: set[int] = field(default_factory=set)
     failed: dict[int, tuple[CellRead, str]] = field(default_factory=dict)  # in a failed sum
     slipped: dict[int, tuple[CellRead, int]] = field(default_factory=dict)  # a digit of one
     # cell from holding: more or fewer; ``misread``: other (unless a sum vouches), with the
@@ -144,11 +148,14 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
         elif sum(sr.worth(p, rules) != 0 for p in parts) >= 2 or name == "bonus_score":
             # (x == y, or x + 0 == y, is no evidence: one hand's digits misread alike; marks
             # counted and the digits of their points are not misread alike)
-            twins = _held_alike(parts, result[0], rules)
+            twins = _held_alike(parts, result[0], rules, TWIN_P)
+            any_twins = _held_alike(parts, result[0], rules, 0.0)
             for r in written:
                 sums.held.setdefault(id(r), (r, name))
                 if id(r) not in twins:
                     sums.plain.add(id(r))
+                if id(r) not in any_twins:
+                    sums.plainest.add(id(r))
     return sums
 
 
@@ -175,13 +182,15 @@ def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
     no evidence (one hand's digit misread alike in both), nor is an original sure on its own
     (a misreading it is sure of would be made a second and a third time)."""
     T = TotalField
-    vouched = {k for k in sums.plain if k not in sums.suspects}
+    vouched = {k for k in sums.plainest if k not in sums.suspects}
     subtotal, bonus, total, repeat = (col.get(f.value) for f in (
         T.UPPER_SUBTOTAL, T.UPPER_BONUS, T.UPPER_TOTAL, T.UPPER_TOTAL_REPEAT))
     no_bonus = (bonus is not None and bonus.status == CONFIDENT
                 and (bonus.kind == BLANK or bonus.value == 0))
     pairs = [(total, repeat)] + ([(subtotal, total)] if no_bonus else [])
     pairs += [(b, a) for a, b in pairs]
+    vouched |= _agreeing_copies([subtotal, total, repeat] if no_bonus else [total, repeat],
+                                sums)
     grown = True
     while grown:  # (TOTAL SCORE -> TOTAL -> its repeat)
         grown = False
@@ -194,6 +203,21 @@ def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:
                 copy.checks.append("copy")
                 vouched.add(id(copy))
                 grown = True
+
+
+def _agreeing_copies(copies: list[CellRead | None], sums: _Sums) -> set[int]:
+    """Copies of one number, each confident in a sum of its own that holds, reading alike:
+    each sum alone may hold through one digit misread alike in two of its cells, but two
+    sums doing so and landing on the same reading is no likelier than a plain misreading
+    (TOTAL SCORE 49 in the upper boxes' sum, its repeat below 49 in the GRAND TOTAL)."""
+    held = [r for r in copies if r is not None and id(r) in sums.held
+            and id(r) not in sums.suspects and r.status == CONFIDENT and r.kind != BLANK]
+    out: set[int] = set()
+    for i, a in enumerate(held):
+        for b in held[i + 1:]:
+            if a.value == b.value and sums.held[id(a)][1] != sums.held[id(b)][1]:
+                out.update((id(a), id(b)))
+    return out
 
 
 def _doubt_failed(sums: _Sums, rules: RuleSet) -> list[bool]:
@@ -365,18 +389,21 @@ def _one_slip(parts: list[CellRead], result: CellRead, rules: RuleSet
     return out
 
 
-def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet) -> set[int]:
+def _held_alike(parts: list[CellRead], result: CellRead, rules: RuleSet,
+                at_least: float) -> set[int]:
     """The cells of a sum that holds, two of which, read as one of their other candidates
     each, would hold it as well: a part and the total moved alike (the same digit misread
-    the same way in both: 153 and 189 read 133 and 169), or two parts moved apart."""
-    moves = [(id(r), sr.moves(r, result, rules, ALIKE_CANDIDATES)) for r in [*parts, result]
-             if r.kind != BLANK and isinstance(r.value, int)]
+    the same way in both: 153 and 189 read 133 and 169), or two parts moved apart.  Only
+    candidates ``at_least`` this likely count (``TWIN_P`` for a sum's confirmations: a sum
+    of many cells nearly always has two runners-up at 0.1% that would hold it too)."""
+    moves = [(id(r), sr.moves(r, result, rules, ALIKE_CANDIDATES, at_least))
+             for r in [*parts, result] if r.kind != BLANK and isinstance(r.value, int)]
     out: set[int] = set()
     for i, (a, da) in enumerate(moves):
         for b, db in moves[i + 1:]:
             if any(-d in db for d in da):
                 out.update((a, b))
-    return out | twins_by_swap([*parts, result], result, rules, ALIKE_CANDIDATES)
+    return out | twins_by_swap([*parts, result], result, rules, ALIKE_CANDIDATES, at_least)
 
 
 def _misread_twice(relations: list[Relation],
@@ -442,7 +469,7 @@ def _vouch_rest(parts: list[CellRead], result: CellRead, way: tuple[CellRead, in
     parts2, result2 = sr.read_as(parts, result, *way)
     if sum(sr.worth(p, rules) != 0 for p in parts2) < 2:
         return  # (x == y, or x + 0 == y, is no evidence)
-    twins = _held_alike(parts2, result2, rules)
+    twins = _held_alike(parts2, result2, rules, TWIN_P)
     for r in [*parts, result]:
         if id(r) not in explaining and id(r) not in twins and sr.confirm(r, CROSS_MIN):
             r.checks.append("explained")

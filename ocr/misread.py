@@ -48,17 +48,20 @@ def misread_alike(cell: CellRead, swap: Swap, rules: RuleSet) -> int | None:
 
 
 def twins_by_swap(cells: Sequence[CellRead], result: CellRead, rules: RuleSet,
-                  top: int) -> set[int]:
+                  top: int, at_least: float = 0.0) -> set[int]:
     """The cells (by ``id``) of a sum that holds, one of which has a candidate (among its
     ``top``) that is its reading with one digit other, where the same digit at the same
     place of another cell, misread the same way, would hold the sum as well: 419 and 475
-    read 119 and 175, the total's candidates having 475 and the part's not 419."""
+    read 119 and 175, the total's candidates having 475 and the part's not 419.  Only
+    candidates ``at_least`` this likely count."""
     numbers = [r for r in cells if r.kind != BLANK and isinstance(r.value, int)
                and r.field != "yahtzee_bonus_checks"]
     out: set[int] = set()
     for x in numbers:
         assert isinstance(x.value, int)
         for c in x.candidates[:top]:
+            if c.p < at_least:
+                continue
             swap = swapped_digit(x.value, c.value) if isinstance(c.value, int) else None
             if swap is None:
                 continue

@@ -43,10 +43,11 @@ def holds(parts: list[CellRead], result: CellRead, rules: RuleSet) -> bool:
     return sum(worth(p, rules) for p in parts) == result.value
 
 
-def moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, int]:
+def moves(r: CellRead, result: CellRead, rules: RuleSet, top: int,
+          at_least: float = 0.0) -> dict[int, int]:
     """How far each of the cell's ``top`` candidates (other than its reading) would move
     its sum's parts over its total (a part's change as it is, the total's negated), to the
-    likeliest candidate that moves it so."""
+    likeliest candidate that moves it so; only candidates ``at_least`` this likely."""
     assert isinstance(r.value, int)
     now = points(r.field, r.value, rules)
     sign = -1 if r is result else 1
@@ -54,7 +55,7 @@ def moves(r: CellRead, result: CellRead, rules: RuleSet, top: int) -> dict[int, 
     out: dict[int, int] = {}
     for c in r.candidates[:top]:
         # (a value the box cannot hold, a 7 in Fives, is no reading that explains a sum)
-        if (isinstance(c.value, int) and c.value != r.value
+        if (isinstance(c.value, int) and c.value != r.value and c.p >= at_least
                 and (legal is None or c.value in legal)):
             out.setdefault(sign * (points(r.field, c.value, rules) - now), c.value)
     if r.field == "yahtzee_bonus_checks" and r.status != CONFIDENT:

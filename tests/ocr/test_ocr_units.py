@@ -396,6 +396,79 @@ def test_a_sum_held_by_two_readings_misread_alike_vouches_for_neither() -> None:
     assert grand.status == CONFIDENT
 
 
+def _copies_column(repeat_holds: bool) -> tuple[CellRead, CellRead, CellRead]:
+    """A column with no upper bonus, TOTAL SCORE, TOTAL and its repeat all read 36: TOTAL
+    SCORE held by the upper boxes' sum, the repeat by GRAND TOTAL (or, where not
+    ``repeat_holds``, GRAND TOTAL read one other), each sum also holding with two of its cells
+    read as their runners-up (Twos 4 and TOTAL SCORE 38; the repeat 46 and GRAND TOTAL 179)."""
+    T = TotalField
+    upper = [_read(f, v, 0.999) for f, v in zip(UPPER, [1, 2, 3, 8, 10, 12], strict=True)]
+    upper[1] = _read(UPPER[1], 2, 0.6, NEEDS_REVIEW, [Candidate(2, 0.6), Candidate(4, 0.3)])
+    subtotal = _read(T.UPPER_SUBTOTAL.value, 36, 0.6, NEEDS_REVIEW,
+                     [Candidate(36, 0.6), Candidate(38, 0.3)])
+    bonus = CellRead("", T.UPPER_BONUS.value, 0, 0, "blank", None, 1.0, CONFIDENT)
+    total = _read(T.UPPER_TOTAL.value, 36, 0.6, NEEDS_REVIEW)
+    repeat = _read(T.UPPER_TOTAL_REPEAT.value, 36, 0.6, NEEDS_REVIEW,
+                   [Candidate(36, 0.6), Candidate(46, 0.3)])
+    lower_boxes = [_read(b.value, v, 0.999) for b, v in zip(
+        [b for b in Box if not b.is_upper], [20, 0, 25, 30, 40, 0, 18], strict=True)]
+    lower = _read(T.LOWER_TOTAL.value, 133, 0.999)
+    grand_value = 169 if repeat_holds else 168
+    grand = _read(T.GRAND_TOTAL.value, grand_value, 0.6, NEEDS_REVIEW,
+                  [Candidate(grand_value, 0.6), Candidate(grand_value + 10, 0.3)])
+    cross_check([*upper, subtotal, bonus, total, *lower_boxes, lower, repeat, grand],
+                layout.Side.FRONT, get_rules(None))
+    return subtotal, total, repeat
+
+
+def test_copies_held_by_two_sums_alike_vouch_for_the_copy_between_them() -> None:
+    # each sum may hold through one digit misread alike in two of its cells, which is why
+    # neither vouches for TOTAL on its own; both doing so and landing on 36 is not likely
+    subtotal, total, repeat = _copies_column(repeat_holds=True)
+    assert (subtotal.status, repeat.status) == (CONFIDENT, CONFIDENT)
+    assert total.status == CONFIDENT and "copy" in total.checks
+    # GRAND TOTAL fails: the repeat is vouched for by no sum, TOTAL stays for a person
+    _subtotal, total, repeat = _copies_column(repeat_holds=False)
+    assert (total.status, repeat.status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+
+
+@pytest.mark.parametrize(("repeat_runner_up", "copied"), [(True, False), (False, True)])
+def test_a_copy_is_vouched_for_only_by_a_sum_no_two_runners_up_would_hold(
+        repeat_runner_up: bool, copied: bool) -> None:
+    # 47 read surely as 17 in the repeat (47 its runner-up at 0.7%) and the lower TOTAL 117
+    # read 147: 17 + 147 = 164 holds. Below TWIN_P that runner-up makes no twins for the
+    # sum's confirmations, but TOTAL, a copy of the repeat, would be the same misreading
+    # made a third time: a copy needs a sum that no two runners-up at all would hold
+    T = TotalField
+    subtotal = _read(T.UPPER_SUBTOTAL.value, 17, 0.6, NEEDS_REVIEW)
+    bonus = _read(T.UPPER_BONUS.value, 0, 0.999)
+    total = _read(T.UPPER_TOTAL.value, 17, 0.6, NEEDS_REVIEW)
+    repeat = _read(T.UPPER_TOTAL_REPEAT.value, 17, 0.992, CONFIDENT,
+                   [Candidate(17, 0.992), *([Candidate(47, 0.007)] if repeat_runner_up else [])])
+    lower = _read(T.LOWER_TOTAL.value, 147, 0.325, NEEDS_REVIEW,
+                  [Candidate(147, 0.325), Candidate(117, 0.276)])
+    grand = _read(T.GRAND_TOTAL.value, 164, 0.6, NEEDS_REVIEW,
+                  [Candidate(164, 0.6), Candidate(144, 0.077)])
+    cross_check([subtotal, bonus, total, repeat, lower, grand], layout.Side.FRONT,
+                get_rules(None))
+    assert (total.status == CONFIDENT) is copied and ("copy" in total.checks) is copied
+
+
+def test_runners_up_too_unlikely_to_be_the_ink_make_no_twins() -> None:
+    # Twos' and TOTAL SCORE's runners-up would hold the sum too, but at TWIN_P or less they
+    # are no misreading the hand makes: the sum vouches for its readings from CROSS_MIN
+    from ocr.crosscheck import ALIKE_MIN, CROSS_MIN, TWIN_P
+
+    p = (CROSS_MIN + ALIKE_MIN) / 2
+    for runner_up, confident in ((TWIN_P / 2, True), (0.2, False)):
+        reads = _upper_column([1, 2, 3, 8, 10, 12], 36, [0.999, p, 0.999, 0.999, 0.999, 0.999],
+                              p)
+        reads[1].candidates = [Candidate(2, p), Candidate(4, runner_up)]
+        reads[-1].candidates = [Candidate(36, p), Candidate(38, runner_up)]
+        cross_check(reads, layout.Side.FRONT, get_rules(None))
+        assert (reads[1].status == CONFIDENT) is confident, runner_up
+
+
 def _front(upper: list[int], sums: list[tuple[TotalField, int]], lower: list[int]
            ) -> tuple[list[CellRead], list[CellRead], list[CellRead]]:
     """A score card's column read surely as given (the sums as (field, value))."""
