@@ -64,6 +64,15 @@ def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
     if len(ys) < 2:
         return [], ys
     xs = _column_rules(vm, ys)
+    if len(ys) < FAINT_ROWS and len(xs) >= GAMES + 2:
+        # the other way round: the columns ruled darker than the rows, whose pale rules
+        # (blurred in a pad photographed small) the line map misses
+        faint = geometry.line_maps(warp, k, FAINT_C)[0]
+        faint = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
+        fprofile = (faint > 0).sum(axis=1) / w
+        fys = _with_faint(positions(fprofile, 0.5, 3), fprofile)
+        if len(fys) >= FAINT_ROWS:
+            ys, xs = fys, max(xs, _column_rules(vm, fys), key=len)
     if len(xs) < GAMES + 2 and len(ys) >= FAINT_ROWS:
         # a table whose rows are ruled darker than its columns: the official pad's game
         # columns parted by rules so pale that the line map misses them (a table of many

@@ -290,6 +290,27 @@ def test_pale_column_rules_of_a_table_ruled_darker_across_are_found(
     assert ruling._lines(_pale_columns(ruling.FAINT_ROWS - 2)[0])[0] == []
 
 
+def test_pale_row_rules_of_a_table_ruled_darker_down_are_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # holdout photo 490018, a pad photographed small: its nine column rules found, of its
+    # rows' pale rules (blurred) only the darkest four and the table's edge; refused as no
+    # pad, its corners marked too
+    cols = (30, 190, 310, 370, 430, 490, 550, 610, 670)
+    pale = list(range(10, 31 * 22 + 11, 31))
+    warp = np.full((31 * 22 + 20, 700), 235, np.uint8)
+    for y in pale:
+        cv2.line(warp, (0, y), (699, y), 226, 1)
+    for y in (pale[0], pale[9], pale[-1]):
+        cv2.line(warp, (0, y), (699, y), 180, 2)
+    for x in cols:
+        cv2.line(warp, (x, 0), (x, warp.shape[0] - 1), 40, 2)
+    xs, ys = ruling._lines(warp)
+    assert len(xs) == len(cols)
+    assert len(ys) == len(pale) and all(abs(a - b) <= 1 for a, b in zip(ys, pale, strict=True))
+    monkeypatch.setattr(ruling, "FAINT_C", 12)  # as dark as ink must be: three rules only
+    assert len(ruling._lines(warp)[1]) == 3
+
+
 def test_a_sliver_outside_the_table_is_no_column() -> None:
     # fresh photo 360014: the paper's edge a few pixels outside the table's outer rules
     # made a first and a last column a third of a game column wide
