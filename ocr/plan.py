@@ -6,6 +6,7 @@ A pad photographed from afar is planned again from the photo's full resolution.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -89,12 +90,14 @@ def template_cells(rgb: Image.Image) -> tuple[Side, list[Cell]]:
 class Planner:
     """Finds the pad in a photo; ``engine`` reads the printed labels of other designs."""
 
-    def __init__(self, engine: Engine, *, read_labels: bool = True, rescue: bool = False) -> None:
+    def __init__(self, engine: Engine, *, read_labels: bool = True, rescue: bool = False,
+                 faint_rows: bool = False) -> None:
         self.engine = engine
         self.read_labels = read_labels
         # the last search before a photo is refused (see table_layout.recognise): a table of
         # too few labels is a seed, and the outer column rules of a warped table are put back
         self.rescue = rescue
+        self.faint_rows = faint_rows  # ... and then once more with pale row rules sought
 
     # -- geometry
     def plan_photo(self, rgb: Image.Image, corners: object = None) -> tuple[Plan, np.ndarray]:
@@ -105,19 +108,30 @@ class Planner:
         full-resolution photo is planned again (``ZOOM_BELOW``).  With ``corners`` (four
         points marked by a person, ``check_corners``) there is no search: see ``_marked``."""
         if corners is not None:
-            return self._marked(rgb, check_corners(corners, rgb.size))
+            quad = check_corners(corners, rgb.size)
+            try:
+                return self._marked(rgb, quad)
+            except NotAPadTable as refusal:
+                if self.faint_rows:
+                    raise
+                try:  # (the rows' rules too pale for the line map: ``ruling._lines``)
+                    return Planner(self.engine, read_labels=self.read_labels,
+                                   faint_rows=True)._marked(rgb, quad)
+                except ScanError:
+                    raise refusal from None
         try:
             return self._search(rgb)
         except NotAPadTable as refusal:
             if self.rescue:
                 raise
-            # a ruled table, not a pad's: the last search before the photo is refused (a
-            # photo of no ruled table is refused at once)
-            last = Planner(self.engine, read_labels=self.read_labels, rescue=True)
-            try:
-                return last._search(rgb)
-            except ScanError:
-                raise refusal from None
+            # a ruled table, not a pad's: the last searches before the photo is refused (a
+            # photo of no ruled table is refused at once), then with pale row rules sought
+            # (``ruling._lines``; in the first, a shadow's few rows grown went too_blurred)
+            for faint in (False, True):
+                with contextlib.suppress(ScanError):
+                    return Planner(self.engine, read_labels=self.read_labels, rescue=True,
+                                   faint_rows=faint)._search(rgb)
+            raise refusal from None
 
     def _search(self, rgb: Image.Image) -> tuple[Plan, np.ndarray]:
         """The search ``plan_photo`` describes."""
@@ -269,10 +283,11 @@ class Planner:
         weak = match if match is not None and match.score >= MIN_MATCH else None
         # the adaptive path reads the printed labels; without it, or without a ruled
         # table, a weak template match is all there is
-        grid = ruling.find_grid(gray, where) if self.read_labels else None
+        faint = self.faint_rows  # (``ruling._lines``)
+        grid = ruling.find_grid(gray, where, faint) if self.read_labels else None
         by_web = self.read_labels and where is None  # the web of lines is yet to be tried
         if grid is None and by_web:
-            grid, by_web = ruling.web_grid(gray), False
+            grid, by_web = ruling.web_grid(gray, faint), False
         if grid is None:
             if weak is not None:
                 return self._template_plan(gray, weak)
@@ -307,7 +322,7 @@ class Planner:
         # the outline may have misled the search: no pad, or one section of it
         if by_web and (table is None or table_layout.partial(table)
                        or not table_layout.accepted(table)):
-            table = self._fuller(gray, table, ruling.web_grid(gray))
+            table = self._fuller(gray, table, ruling.web_grid(gray, self.faint_rows))
         # the web of lines is split too, or the outline cut the table short: the rest
         # of the table lies above or below (again while it grows: the section found,
         # grown by the other, may still lack the other's far rows)

@@ -53,7 +53,11 @@ class Grid:
     quad: np.ndarray  # the table's corners in the working image (TL, TR, BR, BL of ``warp``)
 
 
-def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
+def _lines(warp: np.ndarray, faint_rows: bool = False) -> tuple[list[int], list[int]]:
+    """The table's column and row rules in its warp; ``faint_rows``: where the columns are
+    ruled and the rows barely, the rows' rules sought a third as dark too (the last search
+    and a pad's marked corners only: a piece of a table in the first search must stay a
+    piece, which the web of lines then finds whole)."""
     h, w = warp.shape
     k = max(15, min(h, w) // 30)
     hm, vm = geometry.line_maps(warp, k)
@@ -64,7 +68,7 @@ def _lines(warp: np.ndarray) -> tuple[list[int], list[int]]:
     if len(ys) < 2:
         return [], ys
     xs = _column_rules(vm, ys)
-    if len(ys) < FAINT_ROWS and len(xs) >= GAMES + 2:
+    if faint_rows and len(ys) < FAINT_ROWS and len(xs) >= GAMES + 2:
         # the other way round: the columns ruled darker than the rows, whose pale rules
         # (blurred in a pad photographed small) the line map misses
         faint = geometry.line_maps(warp, k, FAINT_C)[0]
@@ -181,7 +185,7 @@ def _ruled(labels: np.ndarray, i: int, hm: np.ndarray, stat: np.ndarray) -> bool
     return sum(int(spans[j, cv2.CC_STAT_WIDTH]) >= 0.25 * bw for j in range(1, k)) >= 2
 
 
-def _table_warp(gray: np.ndarray, tquad: np.ndarray, pad: int = 4
+def _table_warp(gray: np.ndarray, tquad: np.ndarray, pad: int = 4, faint_rows: bool = False
                 ) -> tuple[np.ndarray, list[int], list[int], np.ndarray]:
     """The table warped upright from its quadrilateral (with a margin of ``pad`` pixels, so
     the outer lines are inside), its lines, and the warp's own corners in ``gray``."""
@@ -192,7 +196,7 @@ def _table_warp(gray: np.ndarray, tquad: np.ndarray, pad: int = 4
     twarp = cv2.warpPerspective(gray, mt, (tw + 2 * pad, th + 2 * pad), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     twarp = geometry.flatten(twarp)
-    xs, ys = _lines(twarp)
+    xs, ys = _lines(twarp, faint_rows)
     full = cv2.perspectiveTransform(
         np.array([[[0, 0]], [[tw + 2 * pad, 0]], [[tw + 2 * pad, th + 2 * pad]],
                   [[0, th + 2 * pad]]], np.float32), np.linalg.inv(mt)).reshape(4, 2)
@@ -218,7 +222,8 @@ def _corners(labels: np.ndarray, parts: list[int]) -> np.ndarray:
     return np.array([[[xs[i], ys[i]]] for i in pick], np.float32)
 
 
-def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid | None:
+def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None,
+              faint_rows: bool = False) -> Grid | None:
     """The ruled table: the first candidate quadrilateral (or of ``quads``, e.g. where a
     person marked the pad) that holds a grid of lines.  When none does, the candidates'
     webs are looked at again, each warped upright by its own corners: an outline fitted
@@ -230,7 +235,7 @@ def find_grid(gray: np.ndarray, quads: list[np.ndarray] | None = None) -> Grid |
             # a little more than the outline found: under a wide-angle lens a table's edges
             # bow out past the straight quadrilateral fitted to them
             grid = _grid_in(gray, geometry.widened(quad, OUTLINE_MARGIN) if quads is None
-                            else quad, deskew)
+                            else quad, deskew, faint_rows=faint_rows)
             if grid is not None:
                 return grid
     return None
@@ -242,7 +247,7 @@ WEB_MARGIN = 0.2  # share of the web's size added all round before its grid is s
 WEB_PAD = 12  # pixels round the table in its warp: an outer rule must not touch the border
 
 
-def web_grid(gray: np.ndarray) -> Grid | None:
+def web_grid(gray: np.ndarray, faint_rows: bool = False) -> Grid | None:
     """The ruled table found from the photo's lines alone, where the paper's outline misled
     the search: on speckled stone or among a stack of sheets the outline found is a piece
     of the table, whose grid holds half its rows.  The photo's largest web of ruled lines
@@ -252,18 +257,19 @@ def web_grid(gray: np.ndarray) -> Grid | None:
     border (there, replicated, a rule darkens its own surroundings and goes unseen)."""
     h, w = gray.shape
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    rough = _grid_in(gray, whole, True)
+    rough = _grid_in(gray, whole, True, faint_rows=faint_rows)
     if rough is None:
         return None
     around = geometry.widened(rough.quad, WEB_MARGIN)
     for deskew in (False, True):
-        grid = _grid_in(gray, around, deskew, WEB_PAD)
+        grid = _grid_in(gray, around, deskew, WEB_PAD, faint_rows)
         if grid is not None:
             return grid
     return None
 
 
-def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool, pad: int = 4) -> Grid | None:
+def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool, pad: int = 4,
+             faint_rows: bool = False) -> Grid | None:
     w, h = _side_lengths(quad)
     warp = geometry.warp(gray, quad, (w, h))
     hm, vm = geometry.line_maps(warp, max(15, min(h, w) // 30))
@@ -279,7 +285,7 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool, pad: int = 4) -> 
             continue
         if deskew:
             _, xs, ys, _ = _table_warp(gray, cv2.perspectiveTransform(
-                _corners(labels, [i]), m).reshape(4, 2))
+                _corners(labels, [i]), m).reshape(4, 2), faint_rows=faint_rows)
             lines = len(xs) * len(ys)
         else:
             sub = labels[y: y + bh, x: x + bw] == i
@@ -295,7 +301,7 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, deskew: bool, pad: int = 4) -> 
     # the grid's corners, back in the working image: the table's own quadrilateral; its
     # outermost points follow a perspective the paper's outline did not quite give, its
     # box is the fallback where a stray mark made an outermost point (the most lines wins)
-    warps = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2), pad)
+    warps = [_table_warp(gray, cv2.perspectiveTransform(box, m).reshape(4, 2), pad, faint_rows)
              for box in (_corners(labels, parts), _box(stats, parts))]
     twarp, xs, ys, full = max(warps, key=lambda f: len(f[1]) * len(f[2]))
     if len(xs) >= 3 and len(ys) >= 5:

@@ -421,3 +421,24 @@ def test_a_pad_the_first_search_misses_is_read_not_refused(maker: PadPhotoMaker,
     assert score.correct >= 0.75 * score.cells
     truth = evaluate.on_photo(photo.truth, Side(photo.side))
     assert evaluate.verdicts(result.sheet, truth, "hasbro").false_accusations == 0
+
+
+# A holdout seed whose pad, photographed small on speckled stone, has its rows' rules pale
+# and blurred: the table's nine column rules were found, five of its rules across; refused
+# as not_a_pad, with its corners marked too (a dead end for its user).
+PALE_ROWS_SEED = 490018
+
+
+@pytest.mark.parametrize("corners", [None, [(334, 672), (1033, 721), (983, 1729), (210, 1680)]])
+def test_a_pad_whose_row_rules_are_pale_is_read(
+        maker: PadPhotoMaker, corners: list[tuple[int, int]] | None) -> None:
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=PALE_ROWS_SEED)
+    result = Reader().scan(photo.jpeg, rules="hasbro", corners=corners)  # not refused
+    assert result.layout == "adaptive" and result.corners_given is (corners is not None)
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    assert score.missing == 0 and score.silent == 0 and score.correct >= 0.8 * score.cells
