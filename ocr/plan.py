@@ -112,8 +112,6 @@ class Planner:
             try:
                 return self._marked(rgb, quad)
             except NotAPadTable as refusal:
-                if self.faint_rows:
-                    raise
                 try:  # (the rows' rules too pale for the line map: ``ruling._lines``)
                     return Planner(self.engine, read_labels=self.read_labels,
                                    faint_rows=True)._marked(rgb, quad)
@@ -283,11 +281,11 @@ class Planner:
         weak = match if match is not None and match.score >= MIN_MATCH else None
         # the adaptive path reads the printed labels; without it, or without a ruled
         # table, a weak template match is all there is
-        faint = self.faint_rows  # (``ruling._lines``)
-        grid = ruling.find_grid(gray, where, faint) if self.read_labels else None
+        # (with ``faint_rows``, pale row rules sought too: ``ruling._lines``)
+        grid = ruling.find_grid(gray, where, self.faint_rows) if self.read_labels else None
         by_web = self.read_labels and where is None  # the web of lines is yet to be tried
         if grid is None and by_web:
-            grid, by_web = ruling.web_grid(gray, faint), False
+            grid, by_web = ruling.web_grid(gray, self.faint_rows), False
         if grid is None:
             if weak is not None:
                 return self._template_plan(gray, weak)

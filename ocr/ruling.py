@@ -61,20 +61,14 @@ def _lines(warp: np.ndarray, faint_rows: bool = False) -> tuple[list[int], list[
     h, w = warp.shape
     k = max(15, min(h, w) // 30)
     hm, vm = geometry.line_maps(warp, k)
-    # a line a few pixels off level (a slightly curved page) still fills its band
-    hm = cv2.dilate(hm, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
-    profile = (hm > 0).sum(axis=1) / w
-    ys = _with_faint(positions(profile, 0.5, 3), profile)
+    ys = _row_rules(hm)
     if len(ys) < 2:
         return [], ys
     xs = _column_rules(vm, ys)
     if faint_rows and len(ys) < FAINT_ROWS and len(xs) >= GAMES + 2:
         # the other way round: the columns ruled darker than the rows, whose pale rules
         # (blurred in a pad photographed small) the line map misses
-        faint = geometry.line_maps(warp, k, FAINT_C)[0]
-        faint = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
-        fprofile = (faint > 0).sum(axis=1) / w
-        fys = _with_faint(positions(fprofile, 0.5, 3), fprofile)
+        fys = _row_rules(geometry.line_maps(warp, k, FAINT_C)[0])
         if len(fys) >= FAINT_ROWS:
             ys, xs = fys, max(xs, _column_rules(vm, fys), key=len)
     if len(xs) < GAMES + 2 and len(ys) >= FAINT_ROWS:
@@ -87,6 +81,15 @@ def _lines(warp: np.ndarray, faint_rows: bool = False) -> tuple[list[int], list[
 
 FAINT_C = 4  # grey levels below the local mean a faint rule is darker by (ink: 12)
 FAINT_ROWS = 10  # rows a table needs before its columns' rules are sought faint as well
+
+
+def _row_rules(hm: np.ndarray) -> list[int]:
+    """The horizontal lines of ``hm`` that span half its width, and fainter ones inside rows
+    several rows high (``_with_faint``)."""
+    # (a line a few pixels off level, a slightly curved page, still fills its band)
+    hm = cv2.dilate(hm, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
+    profile = (hm > 0).sum(axis=1) / hm.shape[1]
+    return _with_faint(positions(profile, 0.5, 3), profile)
 
 
 def _column_rules(vm: np.ndarray, ys: list[int]) -> list[int]:
