@@ -7,7 +7,7 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
-from .cellgrid import over_lines
+from .cellgrid import goes_on, over_lines
 from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask, pale_marks
 from .layout import Kind, Row, field_key, game_index
 from .result import BLANK, MARKS, NUMBER, TEXT
@@ -73,10 +73,11 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
     else:
         kind = NUMBER
     cell = Cell(row, r, c, rect, crop, mask, gs, kind)
-    # a glyph cut by the cell's edge may have lost a digit beyond it; a faint one may be
-    # read wrong; a lone stroke down a side may be a ruled line: either way only the pad's
-    # sums can make the reading confident
-    cell.unsure_ink = (faint is not None or clipped(mask) or line_like(gs, mask.shape)
+    # a glyph cut by the cell's edge may have lost a digit beyond it (where ink goes on
+    # past the side line); a faint one may be read wrong; a lone stroke down a side may be
+    # a ruled line: either way only the pad's sums can make the reading confident
+    cell.unsure_ink = (faint is not None or (clipped(mask) and goes_on(card, rect, mask))
+                       or line_like(gs, mask.shape)
                        or (kind == NUMBER and pale_marks(crop, mask)))
     return cell
 

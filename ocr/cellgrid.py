@@ -185,3 +185,31 @@ def over_lines(card: np.ndarray, rect: tuple[int, int, int, int], mask: np.ndarr
     gy0, gy1 = min(top, int(ys[0])), max(bottom, int(ys[-1]) + 1)
     out: np.ndarray = own[gy0:gy1].astype(np.uint8) * 255
     return (x0, ey0 + gy0, x1, ey0 + gy1), out
+
+
+BEYOND = 0.6  # how far past a cell's side a number's ink is looked for, in the cell's heights
+LINE_DOWN = 0.85  # a column of ink down this share of the cell's height is the side line (a
+# digit is seldom as tall; a line the lens slants across columns is not left out: unsure)
+ON_LINE = 2  # pixels either side of such a column that are the line's soft edge
+
+
+def goes_on(card: np.ndarray, rect: tuple[int, int, int, int], mask: np.ndarray) -> bool:
+    """Where the cell's ink (``mask``, inside ``rect``) reaches its left or right side: some
+    ink within BEYOND cell heights past that side, its ruled line left out (a number written
+    over the line, a digit beyond it, or a neighbour's digit close by: any may have cost this
+    cell a digit).  Ink that only meets the line, with paper beyond, lost nothing."""
+    x0, y0, x1, y1 = rect
+    reach = max(6, round(BEYOND * (y1 - y0)))
+    for touches, lo, hi in ((bool(mask[:, 0].any()), x0 - reach, x0),
+                            (bool(mask[:, -1].any()), x1, x1 + reach)):
+        if not touches:
+            continue
+        lo, hi = max(lo, 0), min(hi, card.shape[1])
+        if hi - lo < 3:
+            return True  # (the card's edge: nothing beyond to look at)
+        ink = ink_mask(card[y0:y1, lo:hi]) > 0
+        for x in np.flatnonzero(ink.mean(axis=0) >= LINE_DOWN):
+            ink[:, max(int(x) - ON_LINE, 0): int(x) + ON_LINE + 1] = False
+        if ink.any():
+            return True
+    return False

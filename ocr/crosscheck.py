@@ -27,6 +27,7 @@ KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings th
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 ALIKE_MIN = 0.4  # ... this likely where two of the sum's cells read as candidates hold it too
 INFERRED_MIN = 0.05  # ... a legal value taken for an illegal reading, where a sum holds plainly
+LONE_MIN = 0.05  # ... the one reading of a sum that holds plainly not sure on its own
 TWIN_P = 0.05  # a runner-up less likely than this is no misreading a hand makes twice
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
 SLIP_P = 0.02  # the likelihood given to a reading the pad's sum suggests (a digit more, less, other)
@@ -111,6 +112,8 @@ class _Sums:
     # ... and that no two of its cells read as any of their runners-up would hold (what a
     # copy of a cell needs: one hand's digit misread surely in both has a runner-up at 0.7%)
     plainest: set[int] = field(default_factory=set)
+    # ... the one reading of such a sum not sure on its own: its sure readings pin it
+    lone: set[int] = field(default_factory=set)
     failed: dict[int, tuple[CellRead, str]] = field(default_factory=dict)  # in a failed sum
     slipped: dict[int, tuple[CellRead, int]] = field(default_factory=dict)  # a digit of one
     # cell from holding: more or fewer; ``misread``: other (unless a sum vouches), with the
@@ -150,6 +153,9 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
             # counted and the digits of their points are not misread alike)
             twins = _held_alike(parts, result[0], rules, TWIN_P)
             any_twins = _held_alike(parts, result[0], rules, 0.0)
+            unsure = [r for r in written if r.status != CONFIDENT or r.inferred]
+            if len(unsure) == 1:
+                sums.lone.add(id(unsure[0]))
             for r in written:
                 sums.held.setdefault(id(r), (r, name))
                 if id(r) not in twins:
@@ -162,7 +168,11 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
 def _confirm_held(sums: _Sums, rules: RuleSet) -> None:
     """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins); one
     inferred from the box's legal values from INFERRED_MIN, where the sum holds plainly
-    (the legal value taken for an illegal reading is then the one the sum needs).  Not a
+    (the legal value taken for an illegal reading is then the one the sum needs); the one
+    reading of a sum that holds plainly that is not sure on its own from LONE_MIN: the
+    sum's sure readings say what it is, and a reading that unlikely landing on just that
+    value by chance is less likely still (a lower bar for every reading let three weak
+    misreadings that cancel in one sum pass: 22 for 25, 25 for 23, 177 for 178).  Not a
     total inferred past what a game reaches (read 746, taken 46): the player may have
     written that digit too many (146 for 46), a slip the sum would hide."""
     for key, (r, note) in sums.held.items():
@@ -171,7 +181,9 @@ def _confirm_held(sums: _Sums, rules: RuleSet) -> None:
             sr.confirm(r, ALIKE_MIN)
         else:
             by_box = r.inferred and legal_values_of(r.field, rules) is not None
-            sr.confirm(r, INFERRED_MIN if r.inferred else CROSS_MIN, inferred=by_box)
+            at_least = (INFERRED_MIN if r.inferred else LONE_MIN if key in sums.lone
+                        else CROSS_MIN)
+            sr.confirm(r, at_least, inferred=by_box)
 
 
 def _confirm_copies(col: dict[str, CellRead], sums: _Sums) -> None:

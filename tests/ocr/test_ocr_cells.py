@@ -771,6 +771,27 @@ def test_a_box_of_one_score_read_as_its_score_is_confident_below_the_usual_bar()
     assert read.inferred and read.status == NEEDS_REVIEW
 
 
+def test_ink_that_only_meets_the_side_line_lost_nothing() -> None:
+    # fresh photos 330003, 330026: a 20 or a 30 written close to the cell's right or left
+    # line, paper beyond it, was kept from being confident as if a digit lay past the line
+    fives = next(r for r in layout.FRONT.rows if r.field is Box.FIVES)
+    rect = (40, 4, 120, 56)  # the cell's inside, its side lines at 37-38 and 122-123
+
+    def card_with(*inks: tuple[int, int]) -> np.ndarray:
+        card = np.full((60, 200), PAPER, np.uint8)
+        card[:, 37:39] = LINE
+        card[:, 122:124] = LINE
+        for x0, x1 in inks:
+            card[14:46, x0:x1] = INK
+        return card
+
+    for x0, x1 in ((100, 120), (40, 60)):  # a digit's stroke up to the right or left side
+        assert not make_cell(card_with((x0, x1)), fives, 0, 2, rect).unsure_ink
+    # ... with ink past the line: a digit beyond it, written over it, or a neighbour's
+    for inks in (((100, 120), (128, 140)), ((100, 130),), ((40, 60), (20, 34))):
+        assert make_cell(card_with(*inks), fives, 0, 2, rect).unsure_ink, inks
+
+
 def test_a_lone_stroke_down_the_cuts_side_is_no_sure_one() -> None:
     # the table's right edge, bent by the lens, taken into a blank GAME #6 cell's cut: a
     # thin stroke from its top to its bottom by its side, read a sure 1 before

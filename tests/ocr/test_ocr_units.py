@@ -340,6 +340,20 @@ def test_a_sum_that_holds_makes_its_readings_confident() -> None:
     assert "upper_sum" in reads[1].checks
 
 
+def test_a_sum_that_holds_pins_its_one_unsure_reading_however_unlikely() -> None:
+    # every other reading of the sum is sure on its own: they say what the unsure one is
+    from ocr.crosscheck import CROSS_MIN, LONE_MIN
+
+    p = (LONE_MIN + CROSS_MIN) / 2
+    reads = _upper_column([3, 6, 9, 12, 15, 18], 63, [0.97, p, 0.97, 0.97, 0.97, 0.97], 0.97)
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert reads[1].status == CONFIDENT and "upper_sum" in reads[1].checks
+    # two such readings may be two misreadings that cancel: neither is pinned
+    reads = _upper_column([3, 6, 9, 12, 15, 18], 63, [0.97, p, p, 0.97, 0.97, 0.97], 0.97)
+    cross_check(reads, layout.Side.FRONT, get_rules(None))
+    assert (reads[1].status, reads[2].status) == (NEEDS_REVIEW, NEEDS_REVIEW)
+
+
 def _bonus_line(checks: int | None, score: int, conf: float) -> list[CellRead]:
     """The official pad's YAHTZEE BONUS checks (marks counted; None: none read) and its
     SCORE 100 PER line, both for review as read."""
