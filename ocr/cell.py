@@ -8,7 +8,7 @@ from dataclasses import field as dc_field
 import numpy as np
 
 from .cellgrid import goes_on, over_lines
-from .glyphs import Glyph, clipped, faint_ink, glyphs, ink_mask, pale_marks
+from .glyphs import Glyph, faint_ink, glyphs, ink_mask, pale_marks
 from .layout import Kind, Row, field_key, game_index
 from .result import BLANK, MARKS, NUMBER, TEXT
 
@@ -76,7 +76,7 @@ def make_cell(card: np.ndarray, row: Row, r: int, c: int,
     # a glyph cut by the cell's edge may have lost a digit beyond it (where ink goes on
     # past the side line); a faint one may be read wrong; a lone stroke down a side may be
     # a ruled line: either way only the pad's sums can make the reading confident
-    cell.unsure_ink = (faint is not None or (clipped(mask) and goes_on(card, rect, mask))
+    cell.unsure_ink = (faint is not None or goes_on(card, rect, mask)
                        or line_like(gs, mask.shape)
                        or (kind == NUMBER and pale_marks(crop, mask)))
     return cell

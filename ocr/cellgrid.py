@@ -197,7 +197,8 @@ def goes_on(card: np.ndarray, rect: tuple[int, int, int, int], mask: np.ndarray)
     """Where the cell's ink (``mask``, inside ``rect``) reaches its left or right side: some
     ink within BEYOND cell heights past that side, its ruled line left out (a number written
     over the line, a digit beyond it, or a neighbour's digit close by: any may have cost this
-    cell a digit).  Ink that only meets the line, with paper beyond, lost nothing."""
+    cell a digit).  Ink that only meets the line, with paper beyond, lost nothing; ink that
+    reaches neither side, nothing either."""
     x0, y0, x1, y1 = rect
     reach = max(6, round(BEYOND * (y1 - y0)))
     for touches, lo, hi in ((bool(mask[:, 0].any()), x0 - reach, x0),

@@ -162,12 +162,6 @@ def pale_marks(cell: np.ndarray, mask: np.ndarray) -> bool:
     return False
 
 
-def clipped(mask: np.ndarray) -> bool:
-    """Ink that reaches the cell's left or right edge: a digit written over the border,
-    part of it (or a whole digit) left outside the cell."""
-    return bool(mask[:, 0].any() or mask[:, -1].any())
-
-
 def glyphs(mask: np.ndarray) -> list[Glyph]:
     """Ink -> glyphs left to right; parts that overlap in x are one glyph (a 5's flag)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
