@@ -14,6 +14,7 @@ import numpy as np
 
 from .layout import GAMES, Kind, Row
 from .paper import paper_level
+from .tesseract import Engine, OcrText
 
 MATCH_AT = 0.62  # label similarity that counts as a match
 
@@ -269,3 +270,40 @@ def label_image(cell: np.ndarray, sharpen: bool = False) -> np.ndarray:
     out = cv2.resize(out, (max(1, int((x1 - x0) * scale)), max(1, int(th * scale))),
                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
     return cv2.copyMakeBorder(out, 16, 16, 20, 20, cv2.BORDER_CONSTANT, value=255)
+
+
+SAME_PLACE = 0.2  # a label cell whose corners all lie this share of its height or less from
+# those of one read before (in the same working image) is that cell again
+
+
+class PlacedReads:
+    """Label cells read once per place in one working image: a table sought again (grown by
+    the rows it lacks, or from the web of lines) finds most of its rows where they were, in
+    a warp of its own, so the same label is a crop of other pixels (``Remembering`` sees a
+    new image); only the cells in new places go to the engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._read: list[tuple[np.ndarray, bool, OcrText]] = []  # (corners, sharpened, text)
+
+    def read(self, crops: Sequence[np.ndarray], places: np.ndarray, sharpen: bool = False
+             ) -> list[OcrText]:
+        """``crops[i]`` read, or what was read at ``places[i]`` (its TL, TR, BR, BL corners
+        in the working image, as the crop is seen) with the same preparation."""
+        known = [self._known(p, sharpen) for p in places]
+        todo = [crop for crop, text in zip(crops, known, strict=True) if text is None]
+        fresh = iter(self.engine.read_batch(todo) if todo else [])
+        out: list[OcrText] = []
+        for place, text in zip(places, known, strict=True):
+            if text is None:
+                text = next(fresh)
+                self._read.append((place, sharpen, text))
+            out.append(text)
+        return out
+
+    def _known(self, place: np.ndarray, sharpen: bool) -> OcrText | None:
+        near = SAME_PLACE * float(np.linalg.norm(place[3] - place[0]))
+        for corners, sharpened, text in self._read:
+            if sharpened == sharpen and float(np.abs(corners - place).max()) <= near:
+                return text
+        return None

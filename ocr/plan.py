@@ -20,6 +20,7 @@ from .cellgrid import inside
 from .corners import check_corners
 from .geometry import flatten
 from .glyphs import Glyph, glyphs, ink_mask
+from .labels import PlacedReads
 from .layout import BACK, CARD_H, CARD_W, FRONT, NAME_BOX, Grid, Kind, Side
 from .paper import paper_level
 from .result import BLANK, ScanError
@@ -316,11 +317,12 @@ class Planner:
         """The pad's table from the ruled ``grid``, sought again where it was found in part;
         None when no table found is a pad's (in the rescue search, a table of too few
         labels is a seed, taken only once it has grown)."""
-        table = self._recognise(gray, grid)
+        reads = PlacedReads(self.engine)  # each label in ``gray`` read once, whichever grid
+        table = self._recognise(gray, grid, reads)
         # the outline may have misled the search: no pad, or one section of it
         if by_web and (table is None or table_layout.partial(table)
                        or not table_layout.accepted(table)):
-            table = self._fuller(gray, table, ruling.web_grid(gray, self.faint_rows))
+            table = self._fuller(gray, table, ruling.web_grid(gray, self.faint_rows), reads)
         # the web of lines is split too, or the outline cut the table short: the rest
         # of the table lies above or below (again while it grows: the section found,
         # grown by the other, may still lack the other's far rows)
@@ -329,23 +331,24 @@ class Planner:
                                      or any(table_layout.lacking(table))):
                 break
             grown = self._fuller(gray, table, ruling.find_grid(
-                gray, [table_layout.grown_quad(table)]))
+                gray, [table_layout.grown_quad(table)]), reads)
             if grown is table:
                 break
             table = grown
         return table if table is not None and table_layout.accepted(table) else None
 
     def _fuller(self, gray: np.ndarray, table: table_layout.Table | None,
-                grid: ruling.Grid | None) -> table_layout.Table | None:
+                grid: ruling.Grid | None, reads: PlacedReads) -> table_layout.Table | None:
         """The table ``grid`` reads as where it has more rows than ``table`` (or there is
         none), else ``table``."""
-        other = None if grid is None else self._recognise(gray, grid)
+        other = None if grid is None else self._recognise(gray, grid, reads)
         if other is not None and (table is None or len(other.rows) > len(table.rows)):
             return other
         return table
 
-    def _recognise(self, gray: np.ndarray, grid: ruling.Grid) -> table_layout.Table | None:
-        return table_layout.recognise(gray, grid, self.engine, rescue=self.rescue)
+    def _recognise(self, gray: np.ndarray, grid: ruling.Grid, reads: PlacedReads
+                   ) -> table_layout.Table | None:
+        return table_layout.recognise(gray, grid, reads, rescue=self.rescue)
 
 
 def _zoom_if_small(grid: ruling.Grid, below: float) -> None:

@@ -26,6 +26,7 @@ TOTAL OF ALL GAMES on the back):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ import numpy as np
 from scorepad.boxes import Box
 
 from . import geometry
-from .labels import align, label_image
+from .labels import PlacedReads, align, label_image
 from .layout import ANY_FRONT_ROWS, BACK_ROWS, GAMES, Kind, Row, Side
 from .ruling import Grid
 from .tesseract import Engine, OcrText
@@ -241,7 +242,8 @@ def _has_hints(xs: Sequence[int]) -> bool:
     return bool(widths[1] >= 1.2 * float(np.median(widths[-GAMES:])))
 
 
-def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False) -> Table | None:
+def recognise(gray: np.ndarray, g: Grid, engine: Engine | PlacedReads, *, rescue: bool = False
+              ) -> Table | None:
     """A ruled table -> a pad (which way up, front or back, rows, columns), or None when its
     first column's labels are not a pad's.  One ``engine.read_batch`` call (the HOW TO
     SCORE column's text read with the labels, used where they leave rows unmatched).  A front with
@@ -252,12 +254,14 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False
     unless whole (a shadow cut the ruled web short: the rest of the table is sought,
     ``plan``)."""
     turns = plausible_turns(g)
-    best = _best_reading(g, turns, engine, rescue)
+    # (``PlacedReads``: labels read in ``gray`` before, by another grid, are not read again)
+    reads = engine if isinstance(engine, PlacedReads) else PlacedReads(engine)
+    best = _best_reading(g, turns, reads, rescue)
     if best is None and rescue:
         # the last search: a soft photo's labels, which tesseract read as noise, looked at
         # again enlarged and sharpened (fresh photo 410051; not before: it costs a
         # tesseract batch, and one photo the last search found as photographed was lost)
-        best = _best_reading(g, turns, engine, rescue, sharpen=True)
+        best = _best_reading(g, turns, reads, rescue, sharpen=True)
     if best is None:
         return None
     total, k, side, mapping, labels, matched, xs, ys = best
@@ -278,11 +282,27 @@ def recognise(gray: np.ndarray, g: Grid, engine: Engine, *, rescue: bool = False
                  labels, name_rect, matched)
 
 
+def _cell_places(g: Grid, k: int, x0: int, x1: int, ys: Sequence[int]) -> list[np.ndarray]:
+    """The corners (TL, TR, BR, BL as seen turned ``k``) in the working image of the cells
+    between ``x0`` and ``x1`` and each two rules of ``ys``, lines of the grid turned ``k``."""
+    h, w = g.warp.shape
+    corners = np.array([[x, y] for a, b in itertools.pairwise(ys)
+                        for x, y in ((x0, a), (x1, a), (x1, b), (x0, b))], np.float32)
+    for done in range(k % 4 - 1, -1, -1):  # each quarter turn undone, the last first: a
+        # point (x, y) after a turn was (width - y, x) before it, of the image as it was then
+        width = h if done % 2 else w
+        corners = np.stack([width - corners[:, 1], corners[:, 0]], axis=1)
+    to_work = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), g.quad.astype(np.float32))
+    out = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_work).reshape(-1, 4, 2)
+    return list(out)
+
+
 # (alignment score, quarter turn, side, row -> pad row, labels read, labels matched, xs, ys)
 Reading = tuple[float, int, Side, dict[int, int], list[str], int, list[int], list[int]]
 
 
-def _best_reading(g: Grid, turns: list[int], engine: Engine, rescue: bool,
+def _best_reading(g: Grid, turns: list[int], reads: PlacedReads, rescue: bool,
                   sharpen: bool = False) -> Reading | None:
     """The grid's label column read each plausible way up (``sharpen``: ``labels.sharpened``
     first), as the pad's front or back rows, the best alignment where one is a pad's."""
@@ -290,6 +310,7 @@ def _best_reading(g: Grid, turns: list[int], engine: Engine, rescue: bool,
     # (used only where the labels alone leave rows unmatched: one tesseract start-up, about
     # 0.1 s, instead of a second one after the first)
     crops: list[np.ndarray] = []
+    places: list[np.ndarray] = []  # each crop's corners in the working image
     spans: dict[int, tuple[int, int, list[int], list[int]]] = {}
     hint_spans: dict[int, int] = {}  # turn -> its HOW TO SCORE crops' first index
     for k in turns:
@@ -298,12 +319,14 @@ def _best_reading(g: Grid, turns: list[int], engine: Engine, rescue: bool,
         a = len(crops)
         crops += [label_image(img[ys[r]: ys[r + 1], xs[0]: xs[1]], sharpen)
                   for r in range(len(ys) - 1)]
+        places += _cell_places(g, k, xs[0], xs[1], ys)
         spans[k] = (a, len(crops), xs, ys)
         if _has_hints(xs):
             hint_spans[k] = len(crops)
             crops += [label_image(img[ys[r]: ys[r + 1], xs[1]: xs[2]], sharpen)
                       for r in range(len(ys) - 1)]
-    texts: list[OcrText] = engine.read_batch(crops) if crops else []
+            places += _cell_places(g, k, xs[1], xs[2], ys)
+    texts: list[OcrText] = reads.read(crops, np.array(places), sharpen) if crops else []
     labels_of = {k: [t.text for t in texts[a:b]] for k, (a, b, _xs, _ys) in spans.items()}
     # each turn's labels against the front's rows by themselves (kept where no hints are read)
     heights = {k: [float(h) for h in np.diff(ys)] for k, (_a, _b, _xs, ys) in spans.items()}

@@ -187,8 +187,8 @@ class FakeEngine:
 class Remembering:
     """An engine that reads each distinct image once: one scan's searches read the same
     printed labels again (the last search before a photo is refused repeats the first one's
-    grids; a table sought again grown keeps most of its rows).  Made for one scan: what it
-    remembers is that photo's."""
+    grids; a table sought again, warped afresh, is ``labels.PlacedReads``' part).  Made for
+    one scan: what it remembers is that photo's."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

@@ -13,6 +13,7 @@ from PIL import Image
 from ocr import ScanError, ruling, scan_image
 from ocr import table_layout as ad
 from ocr.glyphs import ink_mask
+from ocr.labels import PlacedReads
 from ocr.layout import ANY_FRONT_ROWS, BACK_ROWS, FRONT_ROWS, Kind, Row, Side
 from ocr.plan import Planner
 from ocr.reader import Reader
@@ -681,3 +682,71 @@ def test_a_table_whose_lines_make_a_sliver_row_is_refused_not_a_crash() -> None:
         Reader().scan(s.jpeg)
     except ScanError as exc:
         assert exc.code == "not_a_pad"
+
+
+def test_labels_read_by_one_grid_are_not_read_again_by_a_grown_one() -> None:
+    # fresh photos 330030, 420032: a table found in part is sought again grown (plan._table),
+    # each time in a warp of its own, so the labels it had are crops of other pixels; the
+    # grown grid's recognise asks tesseract only for the rows the first one lacked
+    whole = ruled_table()
+    gray = whole.warp.copy()
+    for r in range(1, len(OFFICIAL)):  # each label a block as dark as its row's number says
+        y = whole.ys[r] + 10
+        gray[y: y + 20, 20: 80] = 5 * r
+    whole = ruling.Grid(gray, whole.xs, whole.ys, whole.quad)
+    asked: list[int] = []
+
+    def answer(_i: int, im: np.ndarray) -> OcrText:
+        if im.min() == 255:  # a cell of no ink (HOW TO SCORE, a game column turned)
+            return OcrText("", 0.0)
+        level = float(np.median(im[im < 128]))  # the block's inside (label_image: paper white)
+        r = round(level * 250 / 255 / 5)
+        asked.append(r)
+        return OcrText(OFFICIAL[r][0], 0.9)
+
+    cut = whole.ys[11]
+    short = ruling.Grid(gray[: cut + 1], whole.xs, whole.ys[:12],
+                        np.array([[0, 0], [gray.shape[1], 0], [gray.shape[1], cut + 1],
+                                  [0, cut + 1]], np.float32))
+    reads = PlacedReads(FakeEngine(answer))
+    ad.recognise(gray, short, reads)
+    assert sorted(set(asked)) == list(range(1, 11))
+    asked.clear()
+    grown = ad.recognise(gray, whole, reads)
+    assert asked and min(asked) >= 11  # only the rows below the first grid's
+    alone = ad.recognise(gray, whole, FakeEngine(answer))  # the same table read afresh
+    assert grown is not None and alone is not None
+    assert grown.rows == alone.rows and grown.labels == alone.labels
+
+
+def test_a_label_is_known_by_its_place_in_the_working_image() -> None:
+    engine = FakeEngine(lambda i, im: OcrText(f"read {int(im[0, 0])}", 0.9))
+    reads = PlacedReads(engine)
+    cell = np.array([[0, 0], [100, 0], [100, 40], [0, 40]], np.float32)
+    crops = [np.full((4, 4), v, np.uint8) for v in (1, 2)]
+    assert [t.text for t in reads.read(crops, np.array([cell, cell + [0, 40]]))] == ["read 1",
+                                                                                    "read 2"]
+    # the same cells a few pixels off (under SAME_PLACE of their height), whatever the
+    # pixels: read before; one a third of a row off is another cell
+    again = [np.full((4, 4), 9, np.uint8)] * 3
+    texts = reads.read(again, np.array([cell + [3, -7], cell + [0, 40 + 7], cell + [0, 13]]))
+    assert [t.text for t in texts] == ["read 1", "read 2", "read 9"]
+    assert (engine.calls, engine.images) == (2, 3)
+    # a cell read sharpened is another reading of the same place
+    assert reads.read(again[:1], np.array([cell]), sharpen=True)[0].text == "read 9"
+    # corners in another order: the cell seen turned, another crop
+    assert reads.read(again[:1], np.array([np.roll(cell, 2, axis=0)]))[0].text == "read 9"
+    assert engine.images == 5
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_a_label_cells_place_is_found_through_each_turn(k: int) -> None:
+    # a cell of the warp, seen turned k quarter turns: its corners in the working image
+    # (here the warp itself) are the cell's, its top-left as seen first
+    h, w = 30, 50
+    g = ruling.Grid(np.zeros((h, w), np.uint8), [], [],
+                    np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    xs, ys = ad.turned([10, 20], [5, 12], w, h, k)
+    corners = [[10, 5], [20, 5], [20, 12], [10, 12]]  # TL, TR, BR, BL unturned
+    seen = [corners[(i + k) % 4] for i in range(4)]  # a turn left: TR is seen top-left
+    assert ad._cell_places(g, k, xs[0], xs[1], ys)[0].round(3).tolist() == seen
