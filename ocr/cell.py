@@ -29,7 +29,6 @@ class Cell:
     probs: np.ndarray | None = None
     alts: list[np.ndarray] = dc_field(default_factory=list)  # other segmentations' probabilities
     priors: list[float] = dc_field(default_factory=list)  # ... and how likely each is a priori
-    narrow_cuts: set[int] = dc_field(default_factory=set)  # alts cutting a ``narrow_pair``
     wide: bool = False  # a glyph much wider than this hand's digits: perhaps two touching
     unsure_ink: bool = False  # faint ink read, ink cut by the cell's edge, a line-like stroke
     on_print: int = 0  # marks: slivers along the printed boxes left out (print, or a stroke)

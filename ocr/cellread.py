@@ -43,7 +43,6 @@ from .tesseract import OcrText
 
 ALT_PENALTY = 0.05  # prior weight of an unlikely segmentation (two pieces as one glyph, ...)
 SURE = 0.995  # classifier probability above which tesseract is not consulted
-NARROW_MIN = 0.001  # a narrow glyph's cut read less likely than this is no candidate
 WHOLE_SURE = 0.9  # glyphs read whole at least this surely: cutting them is an outside chance
 NAME_SURE = 0.85  # tesseract's confidence from which a name is confident
 MARKS_SURE = 3  # up to this many bonus marks counted is confident (more are rare: reviewed)
@@ -168,10 +167,8 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
         # that count the digits alike outweigh one sure of a glyph it sees whole)
         more = tnum is not None and bool(cls) and len(str(tnum)) > len(str(cls[0].value))
         whole_sure = bool(cls) and cls[0].p >= WHOLE_SURE and not more
-        for j, (alt, prior) in enumerate(zip(cell.alts, cell.priors or [ALT_PENALTY] * len(
-                cell.alts), strict=True)):
-            if j in cell.narrow_cuts:
-                continue
+        for alt, prior in zip(cell.alts, cell.priors or [ALT_PENALTY] * len(cell.alts),
+                              strict=True):
             for c in classifier_candidates(alt):
                 p = c.p * (min(prior, ALT_PENALTY) if whole_sure else prior)
                 if c.value not in seen or seen[c.value].p < p:
@@ -189,10 +186,9 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
     lost = tnum is not None and bool(cls) and classifier and len(str(tnum)) < len(str(cls[0].value))
     d = decide(cls, None if lost else tnum, tess.confidence, legal, use_cls=classifier,
                use_tess=tesseract, most=most_of(row, rules))
-    candidates = _with_narrow_cuts(cell, d.candidates, legal) if d.value is not None else d.candidates
     if d.value is None:
         return CellRead(**base, kind=NUMBER, value=None, confidence=0.0, status=UNREADABLE,
-                        candidates=candidates, readers=readers)
+                        candidates=d.candidates, readers=readers)
     # (a wide glyph, perhaps two touching digits, is held to the same bar: its misreadings
     # fail the pad's sums, and a failed sum no doubtful cell explains takes confidence
     # from every reading in it.)  Ink cut by the edge may have lost a digit, a pale stroke
@@ -205,7 +201,7 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
             and not disputed and not cell.unsure_ink)
     status = CONFIDENT if sure else NEEDS_REVIEW
     return CellRead(**base, kind=NUMBER, value=d.value, confidence=d.confidence,
-                    status=status, inferred=d.inferred, candidates=candidates,
+                    status=status, inferred=d.inferred, candidates=d.candidates,
                     readers=readers)
 
 
@@ -237,22 +233,3 @@ def anchors(probs: np.ndarray, spans: Sequence[tuple[Cell, int, list[int]]],
         if len(text) == len(idx):
             out.update({row: int(ch) for row, ch in zip(idx, text, strict=True)})
     return out, said
-
-
-def _with_narrow_cuts(cell: Cell, candidates: list[Candidate], legal: frozenset[int] | None
-                      ) -> list[Candidate]:
-    """The candidates, and the legal readings of a narrow glyph cut in two (a 1 hidden
-    against a digit: ``glyphs.narrow_pair``) at the cut's odds: they never move the reading
-    or its confidence (a sure 4 stays a sure 4), but a failed sum may find its explanation
-    among them (141 read 14 in a lower TOTAL)."""
-    if not cell.narrow_cuts:
-        return candidates
-    out = list(candidates)
-    have = {c.value for c in out}
-    for j in sorted(cell.narrow_cuts):
-        for c in classifier_candidates(cell.alts[j]):
-            p = c.p * min(cell.priors[j], ALT_PENALTY)
-            if c.value not in have and (legal is None or c.value in legal) and p >= NARROW_MIN:
-                have.add(c.value)
-                out.append(Candidate(c.value, p))
-    return sorted(out, key=lambda c: -c.p)

@@ -391,7 +391,7 @@ def digits_in(g: Glyph, median_w: float, median_h: float) -> tuple[int, bool]:
     w, h = g.x1 - g.x0, g.y1 - g.y0
     if median_h and h < DIGIT_HIGH * median_h:
         return 1, False  # a dash, a stroke
-    unit = _unit(g, median_w, median_h)
+    unit = min(median_w or w, DIGIT_ASPECT * median_h) if median_h else median_w
     if unit <= 0:
         return 1, False
     r = w / unit
@@ -399,24 +399,6 @@ def digits_in(g: Glyph, median_w: float, median_h: float) -> tuple[int, bool]:
         return 1, r >= MAYBE_TWO
     n = 4 if r >= FOUR else 3 if r >= THREE else 2 if r >= TWO else 1
     return n, r >= MAYBE_TWO
-
-
-def _unit(g: Glyph, median_w: float, median_h: float) -> float:
-    """The hand's digit width: the median glyph's, or a digit's for the median height where
-    that is narrower (most glyphs are digits that touch)."""
-    return min(median_w or (g.x1 - g.x0), DIGIT_ASPECT * median_h) if median_h else median_w
-
-
-ONE_WIDE = 1.0  # glyph widths, in the hand's digit widths, from which a 1 may hide against a digit
-
-
-def narrow_pair(g: Glyph, median_w: float, median_h: float) -> bool:
-    """A digit-high glyph at least a digit wide but too narrow to be offered as two digits
-    (``digits_in``): two may still touch there, a 1 written against its neighbour (41, the
-    4's bar reaching the 1, read a sure 4)."""
-    unit = _unit(g, median_w, median_h)
-    return (unit > 0 and not (median_h and g.y1 - g.y0 < DIGIT_HIGH * median_h)
-            and ONE_WIDE <= (g.x1 - g.x0) / unit < MAYBE_TWO)
 
 
 # How wide a glyph of one, two or three digits is, in the hand's digit widths (the unit of
@@ -430,7 +412,7 @@ MAX_ODDS = 20.0  # the width alone never makes a cut more than this much likelie
 
 def width_odds(g: Glyph, pieces: int, median_w: float, median_h: float) -> float:
     """The odds, from its width alone, that a glyph holds ``pieces`` digits rather than one."""
-    unit = _unit(g, median_w, median_h)
+    unit = min(median_w or (g.x1 - g.x0), DIGIT_ASPECT * median_h) if median_h else median_w
     if unit <= 0 or pieces not in WIDTHS:
         return 0.0
     r = max(g.x1 - g.x0, 1) / unit

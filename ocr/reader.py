@@ -40,7 +40,6 @@ from .glyphs import (
     halves,
     ink_mask,
     join,
-    narrow_pair,
     seam_splits,
     splits,
     width_odds,
@@ -173,14 +172,6 @@ class Reader:
             for i, g in enumerate(gs):
                 n, maybe = digits_in(g, median_w, median_h)
                 if not maybe:
-                    # a total's digit with a 1 perhaps against it: its cuts in two, candidates
-                    # for the sums only (``cellread``: they leave the reading and its odds be)
-                    if (cell.row.kind is not Kind.BOX and len(gs) < MAX_DIGITS
-                            and narrow_pair(g, median_w, median_h)):
-                        odds = width_odds(g, 2, median_w, median_h)
-                        for pieces in [p for p in [halves(g)] if p] + seam_splits(g, 2):
-                            cell.narrow_cuts.add(len(groups) - 1)  # (its index in ``alts``)
-                            groups.append(([*gs[:i], *pieces, *gs[i + 1:]], odds))
                     continue
                 cell.wide = True  # perhaps digits that touch: confident only when sure (cellread)
                 # surely several: every cut into as many (or one more or fewer) pieces, into

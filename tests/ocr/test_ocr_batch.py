@@ -146,24 +146,3 @@ def test_a_glyph_the_classifier_sees_as_several_is_as_likely_cut_in_two() -> Non
     assert in_two and max(in_two) < 0.95
     for width_prior, prior, alt in zip(by_width.priors, seen.priors, seen.alts, strict=True):
         assert prior == pytest.approx(max(width_prior, 0.95) if len(alt) == 2 else width_prior)
-
-
-def _one_against_a_zero(row: layout.Row) -> Cell:
-    """A 0 with a 1 written against its right side: one glyph a little wider than a digit."""
-    mask = np.zeros((44, 150), np.uint8)
-    cv2.ellipse(mask, (20, 22), (8, 15), 0, 0, 360, 255, 2)
-    cv2.line(mask, (30, 7), (30, 37), 255, 2)
-    return Cell(row, 0, 0, (0, 0, 150, 44), mask, mask, glyphs(mask), NUMBER)
-
-
-def test_a_totals_glyph_a_little_wider_than_a_digit_is_cut_in_two_for_the_sums() -> None:
-    # 01 as one glyph, too narrow to be offered as two digits (glyphs.MAYBE_TWO): in a
-    # total its cuts in two are read too, kept apart as narrow cuts (candidates for the
-    # sums only, cellread); a box's is not cut; neither cell is wide (tesseract unasked)
-    box = next(r for r in layout.FRONT.rows if r.kind is layout.Kind.BOX)
-    total, in_box = _one_against_a_zero(FRONT_TOTAL), _one_against_a_zero(box)
-    _classified([total, in_box], Recording())
-    assert len(total.glyphs) == len(in_box.glyphs) == 1
-    assert total.narrow_cuts and all(len(total.alts[j]) == 2 for j in total.narrow_cuts)
-    assert not in_box.narrow_cuts and not in_box.alts
-    assert not total.wide and not in_box.wide

@@ -4,7 +4,6 @@ no tesseract)."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from ocr import layout
 from ocr.cell import Cell, make_cell
@@ -806,36 +805,3 @@ def test_a_lone_stroke_down_the_cuts_side_is_no_sure_one() -> None:
     card = np.full((77, 81), PAPER, np.uint8)
     card[12:65, 70:76] = INK
     assert make_cell(card, aces, 0, 5, (0, 0, 81, 77)).unsure_ink is False
-
-
-def test_a_narrow_glyphs_cut_is_a_candidate_that_leaves_the_reading_be() -> None:
-    # lower TOTAL 141 with the 1 against the 4: glyphs 1 and 4 read sure as 1, 4 (14); the
-    # 4's glyph cut in two reads 4, 1.  The cut is a candidate (for a failed sum to find),
-    # never the reading, nor a rival that takes the reading's confidence
-    from ocr.cell import Cell
-    from ocr.cellread import ALT_PENALTY, read_cell
-    from ocr.glyphs import Glyph
-    from ocr.tesseract import OcrText
-
-    lower = next(r for r in layout.FRONT.rows if r.field is TotalField.LOWER_TOTAL)
-    blank = np.zeros((30, 80), np.uint8)
-    one, four = Glyph(blank[:, :10], 0, 10, 0, 30), Glyph(blank[:, :24], 14, 38, 0, 30)
-
-    def cell(narrow: bool) -> Cell:
-        c = Cell(lower, 20, 0, (0, 0, 80, 30), blank, blank, [one, four], NUMBER)
-        c.probs = _probs((1, 0.999), (4, 0.998))
-        if narrow:
-            c.alts, c.priors = [_probs((1, 0.999), (4, 0.99), (1, 0.98))], [0.3]
-            c.narrow_cuts = {0}
-        return c
-
-    rules = get_rules(None)
-    plain = read_cell(cell(False), [OcrText("", 0.0)], rules, (0, 0, 1, 1))
-    read = read_cell(cell(True), [OcrText("", 0.0)], rules, (0, 0, 1, 1))
-    assert (read.value, read.confidence, read.status) == (plain.value, plain.confidence,
-                                                         plain.status) == (14, plain.confidence,
-                                                                           CONFIDENT)
-    extra = [c for c in read.candidates if c.value == 141]
-    assert extra and extra[0].p == pytest.approx(0.999 * 0.99 * 0.98 * ALT_PENALTY, rel=0.05)
-    assert [c.value for c in read.candidates][0] == 14  # best first, as ever
-    assert 141 not in {c.value for c in plain.candidates}
