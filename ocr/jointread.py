@@ -6,11 +6,12 @@ candidates that together make every one of them hold.
 failed sum's only explanation. Where two doubtful cells could each explain it, or one
 misreading fails two sums (a TOTAL misread breaks its own sum and the GRAND TOTAL's), the
 sums of the column together often leave one reading: the joint reading, of at most
-``MAX_CHANGED`` doubtful cells, under which every sum holds, far likelier than any other
-such reading and than the player's slip. Each cell so taken stays for a person to check,
-with what its ink read kept (``CellRead.ink``): the audit tries that reading, so a card
-right only as the reader took it is a doubt (the player's slip is not hidden). No
-confidence changes here: the stage makes more cells exact, never one surely wrong.
+``MAX_CHANGED`` doubtful cells (each with its copies), under which every sum holds, far
+likelier than any other such reading and than the player's slip. Each cell so taken stays
+for a person to check, with what its ink read kept (``CellRead.ink``): the audit tries
+that reading, so a card right only as the reader took it is a doubt (the player's slip is
+not hidden). No confidence changes here: the stage makes more cells exact, never one
+surely wrong.
 A cell and its copies (TOTAL SCORE, TOTAL and its repeat below, read alike) are one
 written value in one hand: they change together, as one misreading. A digit the reader
 lost (41 read 4, the 1 touching the 4) is often among no candidate of the ink; the reading
@@ -36,7 +37,7 @@ from .taken import take
 
 OPTIONS = 6  # a doubtful cell's candidates tried (its reading first)
 OPTION_MIN = 0.001  # ... each at least this likely
-MAX_CHANGED = 3  # cells one joint reading may change
+MAX_CHANGED = 3  # units (a cell, with its copies) one joint reading may change
 MAX_TRIES = 20_000  # joint readings in a column at most (more: none is tried)
 SLIP_P = 0.02  # the likelihood of a failed sum as the player's own slip
 MARGIN = 3.0  # the joint reading taken is this many times likelier than the next
@@ -114,7 +115,7 @@ def _unit_options(unit: list[CellRead], rules: RuleSet) -> list[list[Candidate]]
 
 
 def _joint_readings(sizes: Sequence[int]) -> int:
-    """How many joint readings changing 1 to MAX_CHANGED cells with ``sizes`` options each
+    """How many joint readings changing 1 to MAX_CHANGED units with ``sizes`` options each
     there are (the elementary symmetric sums of the sizes)."""
     e = [1] + [0] * MAX_CHANGED
     for n in sizes:
