@@ -84,15 +84,15 @@ def test_joint_readings_are_counted_before_any_is_tried() -> None:
     assert _joint_readings([6] * 40) > MAX_TRIES  # such a column is left to a person
 
 
-def _upper_column(score: CellRead, total: CellRead, repeat: CellRead, fours: CellRead
-                  ) -> list[Relation]:
-    """Upper boxes worth 25 and FOURS make TOTAL SCORE; a blank BONUS; TOTAL repeated below;
-    the repeat and a lower TOTAL of 100 make GRAND TOTAL 141."""
+def _upper_column(score: CellRead, total: CellRead, repeat: CellRead, fours: CellRead,
+                  sixes: int = 25, grand: int = 141) -> list[Relation]:
+    """Upper boxes worth ``sixes`` and FOURS make TOTAL SCORE; a blank BONUS; TOTAL
+    repeated below; the repeat and a lower TOTAL of 100 make GRAND TOTAL ``grand``."""
     bonus = CellRead("upper_bonus", "upper_bonus", 0, 0, "blank", None, 0.99, CONFIDENT)
-    return [("upper_sum", [_sure("sixes", 25), fours], [score]),
+    return [("upper_sum", [_sure("sixes", sixes), fours], [score]),
             ("upper_total", [score, bonus], [total]),
             ("upper_repeat", [total], [repeat]),
-            ("grand_total", [repeat, _sure("lower_total", 100)], [_sure("grand_total", 141)])]
+            ("grand_total", [repeat, _sure("lower_total", 100)], [_sure("grand_total", grand)])]
 
 
 def test_copies_by_one_hand_are_read_again_together_as_one_misreading() -> None:
@@ -148,12 +148,7 @@ def test_a_digit_other_suggested_is_never_tried() -> None:
     # for 48 too: as often the player's slip (a sum added wrong, carried on) as a misread
     copies = [_suggested(f, 47, 48)
               for f in ("upper_total_score", "upper_total", "upper_total_repeat")]
-    bonus = CellRead("upper_bonus", "upper_bonus", 0, 0, "blank", None, 0.99, CONFIDENT)
-    take_joint([("upper_sum", [_sure("sixes", 32), _sure("fours", 16)], [copies[0]]),
-                ("upper_total", [copies[0], bonus], [copies[1]]),
-                ("upper_repeat", [copies[1]], [copies[2]]),
-                ("grand_total", [copies[2], _sure("lower_total", 100)],
-                 [_sure("grand_total", 148)])], RULES)
+    take_joint(_upper_column(*copies, _sure("fours", 16), sixes=32, grand=148), RULES)
     assert [c.value for c in copies] == [47, 47, 47]
 
 
