@@ -18,6 +18,7 @@ from .decode import CONFIDENT_AT, fixed_sure, legal_values_of
 from .jointread import take_joint
 from .layout import Side
 from .misread import misread_alike, swapped_digit, twins_by_swap
+from .posterior import confirm_joint
 from .result import BLANK, CONFIDENT, NEEDS_REVIEW, Candidate, CellRead
 from .sumread import Relation
 from .taken import confirm_through_taken, take_implied
@@ -26,7 +27,8 @@ KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings th
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 ALIKE_MIN = 0.4  # ... this likely where two of the sum's cells read as candidates hold it too
-INFERRED_MIN = 0.05  # ... a legal value taken for an illegal reading, where a sum holds plainly
+INFERRED_MIN = 0.0  # ... a legal value taken for an illegal reading, where a sum holds plainly
+# (however unlikely the ink made it: the sum needs just that value; 0.05 until 2026-12-06)
 LONE_MIN = 0.05  # ... the one reading of a sum that holds plainly not sure on its own
 TWIN_P = 0.05  # a runner-up less likely than this is no misreading a hand makes twice
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
@@ -59,6 +61,7 @@ def cross_check(reads: Sequence[CellRead], side: Side, rules: RuleSet) -> None:
         take_implied(relations, sums.implied, sums.contested, rules)
         take_joint(relations, rules)
         confirm_through_taken(relations, rules)
+        confirm_joint(relations, rules)
 
 
 def _columns(reads: Sequence[CellRead], side: Side) -> list[dict[str, CellRead]]:
@@ -167,8 +170,9 @@ def _weigh(relations: list[Relation], rules: RuleSet) -> _Sums:
 
 def _confirm_held(sums: _Sums, rules: RuleSet) -> None:
     """A reading in a sum that holds is confident from CROSS_MIN (ALIKE_MIN for twins); one
-    inferred from the box's legal values from INFERRED_MIN, where the sum holds plainly
-    (the legal value taken for an illegal reading is then the one the sum needs); the one
+    inferred from the box's legal values from INFERRED_MIN (any), where the sum holds
+    plainly (the legal value taken for an illegal reading is then the one the sum needs:
+    Large Straight read "10", 40 taken, and the lower boxes add up to their TOTAL); the one
     reading of a sum that holds plainly that is not sure on its own from LONE_MIN: the
     sum's sure readings say what it is, and a reading that unlikely landing on just that
     value by chance is less likely still (a lower bar for every reading let three weak

@@ -46,7 +46,7 @@ MARGIN = 3.0  # the joint reading taken is this many times likelier than the nex
 def take_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
     """Where sums of the column fail as read, take the one joint reading of its doubtful
     cells under which every sum holds (see the module's docstring)."""
-    sums = [(parts, result[0]) for _n, parts, result in relations if _evidence(parts, result)]
+    sums = [(parts, result[0]) for _n, parts, result in relations if has_evidence(parts, result)]
     failing = [(parts, res) for parts, res in sums if not sr.holds(parts, res, rules)]
     if not failing:
         return
@@ -64,7 +64,7 @@ def take_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
                     and all(b is not m for m in movable)):
                 movable.append(b)
                 grown = True
-    units = _copy_units(movable, pairs)
+    units = copy_units(movable, pairs)
     options = [_unit_options(u, rules) for u in units]
     if _joint_readings([len(o) for o in options]) > MAX_TRIES:
         return  # (too many doubtful cells to tell one joint reading: a person reads them)
@@ -91,8 +91,8 @@ def take_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
             take(c, values[id(c)])
 
 
-def _copy_units(movable: list[CellRead],
-                pairs: Sequence[tuple[CellRead, CellRead]]) -> list[list[CellRead]]:
+def copy_units(movable: list[CellRead],
+               pairs: Sequence[tuple[CellRead, CellRead]]) -> list[list[CellRead]]:
     """The doubtful cells in units that change together: a cell and its copies read as it
     (TOTAL SCORE + a blank BONUS as TOTAL, TOTAL repeated below), one written value in one
     hand, misread alike or not at all; every other cell a unit of its own."""
@@ -124,7 +124,7 @@ def _joint_readings(sizes: Sequence[int]) -> int:
     return sum(e[1:])
 
 
-def _evidence(parts: list[CellRead], result: list[CellRead]) -> bool:
+def has_evidence(parts: list[CellRead], result: list[CellRead]) -> bool:
     """A sum that says something as read (``sumread.read_through``), a part of it written."""
     return (sr.read_through(parts, result) and isinstance(result[0].value, int)
             and any(p.kind != BLANK for p in parts))
