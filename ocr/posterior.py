@@ -55,6 +55,8 @@ MAX_TRIES = 20_000  # ways of reading a column at most (more: nothing is confirm
 OTHER = None  # a unit read as a number none of its candidates is
 
 Sum = tuple[list[CellRead], CellRead]
+# a sum, its cells' ids, what its parts add up to as read, and whether it fails so
+Checked = tuple[set[int], list[CellRead], CellRead, int, bool]
 Option = tuple[int | None, float]  # a unit's value and its log likelihood over the reading
 
 
@@ -81,6 +83,7 @@ def confirm_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
     most = max(len(o) for o in options)
     if sum(math.comb(len(units), k) * most ** k for k in range(1, MAX_CHANGED + 1)) > MAX_TRIES:
         return
+    checked = _checked(sums, rules)
     ways: list[tuple[float, set[int]]] = [(math.log(SLIP_P) * len(failing), set())]
     for n in range(1, MAX_CHANGED + 1):
         for which in itertools.combinations(range(len(units)), n):
@@ -88,13 +91,16 @@ def confirm_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
                 values = {id(c): v for i, (v, _lw) in zip(which, picks, strict=True)
                           for c in units[i]}
                 weight = _weight([units[i][0] for i in which], picks)
-                ways.append((weight + math.log(SLIP_P) * _failing(sums, values, rules),
+                ways.append((weight + math.log(SLIP_P) * _failing(checked, values, rules),
                              set(values)))
     top = max(w for w, _ in ways)
-    total = sum(math.exp(w - top) for w, _ in ways)
-    kept = [c for c in targets
-            if sum(math.exp(w - top) for w, moved in ways if id(c) not in moved)
-            >= POST_MIN * total]
+    total = 0.0
+    moving: dict[int, float] = {}  # the weight of the ways that change a cell
+    for w, moved in ways:
+        total += math.exp(w - top)
+        for k in moved:
+            moving[k] = moving.get(k, 0.0) + math.exp(w - top)
+    kept = [c for c in targets if total - moving.get(id(c), 0.0) >= POST_MIN * total]
     for parts, res in failing:  # (a failure rests on a cell a person looks at)
         written = [c for c in [*parts, res] if c.kind != BLANK]
         if all(c.status == CONFIDENT or any(c is k for k in kept) for c in written):
@@ -110,7 +116,8 @@ def _explained(failed: Sum, units: list[list[CellRead]], options: list[list[Opti
     misreading for the failure to rest on.  Where none does (an unfamiliar hand's several
     misreadings, or the player's slip), ``crosscheck`` doubts every reading of the sum
     not quite sure, and none is confirmed here."""
-    return any(_failing([failed], {id(c): v for c in unit}, rules) == 0
+    checked = _checked([failed], rules)
+    return any(_failing(checked, {id(c): v for c in unit}, rules) == 0
                for unit, opts in zip(units, options, strict=True)
                for v, _lw in opts if v is not OTHER)
 
@@ -150,16 +157,28 @@ def _weight(firsts: list[CellRead], picks: Sequence[Option]) -> float:
     return sum(lw for _v, lw in picks)
 
 
-def _failing(sums: Sequence[Sum], values: dict[int, int | None], rules: RuleSet) -> int:
+def _checked(sums: Sequence[Sum], rules: RuleSet) -> list[Checked]:
+    """Each sum with its cells' ids, what its parts add up to as read, and whether it fails."""
+    out: list[Checked] = []
+    for parts, res in sums:
+        total = sum(sr.worth(c, rules) for c in parts)
+        out.append(({id(c) for c in [*parts, res]}, parts, res, total, total != res.value))
+    return out
+
+
+def _failing(sums: Sequence[Checked], values: dict[int, int | None], rules: RuleSet) -> int:
     """How many sums fail with the cells ``values`` names read so (OTHER holds any sum)."""
     failing = 0
-    for parts, res in sums:
-        if any(id(c) in values and values[id(c)] is OTHER for c in [*parts, res]):
+    for ids, parts, res, total, fails in sums:
+        if ids.isdisjoint(values):
+            failing += fails
             continue
-        total = 0
+        if any(values[k] is OTHER for k in ids & values.keys()):
+            continue
         for c in parts:
             v = values.get(id(c))
-            total += sr.worth(c, rules) if v is None else sr.points(c.field, v, rules)
+            if v is not None:
+                total += sr.points(c.field, v, rules) - sr.worth(c, rules)
         want = values.get(id(res))
         failing += total != (res.value if want is None else want)
     return failing
