@@ -17,12 +17,13 @@ marks lists no other count: its doubt is all such); each sum still failing by
 one minus it, its own likelihood at least ``AT_LEAST``, is confident. Readings confident
 below ``SURE`` may be misread too. One hand's digit misread alike in two numbers (12 and
 110 for 42 and 140) weighs as one misreading, not two.
-A reading in a failed sum is looked at only where that is the column's one failed sum and
-one unit's candidate would make it hold: with two, the ways that mend both use every change
-a way may make, and none is left for the reading's own misreading and the one cancelling
-it (a 3 OF A KIND 28 read 21 was confirmed so in a holdout); with no candidate mending it
-(an unfamiliar hand's several misreadings, or the player's slip) ``crosscheck`` doubts
-every reading of it not quite sure, and so it stays. And never so that every reading of a
+A reading in a failed sum is looked at only where one unit's candidate makes every failed
+sum of the column hold (a misread lower TOTAL failing its own sum and GRAND TOTAL's): where
+two misreadings apart fail two sums, the ways that mend both use every change a way may
+make, and none is left for the reading's own misreading and the one cancelling it (a
+3 OF A KIND 28 read 21 was confirmed so in a holdout); with no candidate mending it (an
+unfamiliar hand's several misreadings, or the player's slip) ``crosscheck`` doubts every
+reading of it not quite sure, and so it stays. And never so that every reading of a
 failed sum is confident: a failure rests on a cell a person looks at. Taken cells stay
 for review with their ink; nothing changes value.
 """
@@ -76,8 +77,7 @@ def confirm_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
     options = [_options(u, rules) for u in units]
     targets = [c for c in movable if c.status == NEEDS_REVIEW and c.kind == NUMBER
                and c.ink is None and not c.inferred and c.confidence >= AT_LEAST
-               and (id(c) not in in_failed
-                    or (len(failing) == 1 and _explained(failing[0], units, options, rules)))]
+               and (id(c) not in in_failed or _mended(failing, units, options, rules))]
     if not targets or not (failing or any(c.ink is not None for c in movable)):
         return  # (every sum holds as read: crosscheck has weighed those)
     most = max(len(o) for o in options)
@@ -110,13 +110,14 @@ def confirm_joint(relations: Sequence[Relation], rules: RuleSet) -> None:
         c.checks.append("joint")
 
 
-def _explained(failed: Sum, units: list[list[CellRead]], options: list[list[Option]],
-               rules: RuleSet) -> bool:
-    """Whether one unit read as one of its candidates makes the failed sum hold: a likely
-    misreading for the failure to rest on.  Where none does (an unfamiliar hand's several
-    misreadings, or the player's slip), ``crosscheck`` doubts every reading of the sum
-    not quite sure, and none is confirmed here."""
-    checked = _checked([failed], rules)
+def _mended(failing: list[Sum], units: list[list[CellRead]], options: list[list[Option]],
+            rules: RuleSet) -> bool:
+    """Whether one unit read as one of its candidates makes every failed sum hold: a likely
+    misreading for the failures to rest on, one change of the two a way may make.  Where
+    none does (an unfamiliar hand's several misreadings, the player's slip, or failures
+    apart), ``crosscheck`` doubts every reading of those sums not quite sure, and none is
+    confirmed here."""
+    checked = _checked(failing, rules)
     return any(_failing(checked, {id(c): v for c in unit}, rules) == 0
                for unit, opts in zip(units, options, strict=True)
                for v, _lw in opts if v is not OTHER)

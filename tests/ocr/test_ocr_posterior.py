@@ -127,3 +127,17 @@ def test_a_failure_is_never_laid_on_readings_all_confirmed(
     cells, relations = _players_column(_cell("score", 445, (945, 0.04), p=0.95, game=2))
     confirm_joint(relations, RULES)
     assert all(c.status == NEEDS_REVIEW for c in cells)
+
+
+def test_two_sums_one_misreading_fails_leave_the_rest_to_be_confirmed() -> None:
+    # CHANCE 23 and the lower boxes' 71 make a lower TOTAL of 94, read 99 (94 its
+    # runner-up): it fails its own sum and GRAND TOTAL's (98 + 94 = 192); its candidate
+    # mends both, one change, and every likely way keeps CHANCE
+    chance = _cell("chance", 23, (28, 0.05), p=0.9)
+    lower = _cell("lower_total", 99, (94, 0.3), p=0.6)
+    relations: list[Relation] = [
+        ("lower_sum", [_sure("three_of_a_kind", 71), chance], [lower]),
+        ("grand_total", [_sure("upper_total_repeat", 98), lower], [_sure("grand_total", 192)])]
+    confirm_joint(relations, RULES)
+    assert chance.status == CONFIDENT and "joint" in chance.checks
+    assert lower.status == NEEDS_REVIEW and lower.value == 99
