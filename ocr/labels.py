@@ -161,6 +161,7 @@ def _anchors(sim: np.ndarray) -> list[tuple[int, int]]:
 
 
 ROOM = 0.5  # rows' heights the table may lack between two matched labels (rows vary in height)
+REMATCH_MARGIN = 0.33  # how much less alike another row may be to a label let go of
 
 
 def _crowded(anchors: list[tuple[int, int]], rows: Sequence[Row], heights: Sequence[float],
@@ -191,6 +192,12 @@ def _let_go(sim: np.ndarray, pair: tuple[tuple[int, int], tuple[int, int]]
     tries = []
     for k, gone in enumerate([less, second if less == first else first]):
         other = sim.copy()
+        # the label let go may be matched again only with a row nearly as like it: the
+        # YAHTZEE BONUS line read "YAHTZEE" (1.0) with YAHTZEE BONUS (0.7); a GRAND TOTAL
+        # read as such (1.0) never with the lower TOTAL (0.625: two weak matches outweighing
+        # its sure one slid a small photo's lower rows two down, cells read off the pad)
+        label = other[gone[0]]
+        label[label < sim[gone] - REMATCH_MARGIN] = 0.0
         other[gone] = 0.0
         anchors = _anchors(other)
         tries.append((float(sum(other[a, b] for a, b in anchors)), -k, other, anchors))

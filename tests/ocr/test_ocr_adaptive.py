@@ -233,6 +233,28 @@ def test_of_two_crowded_labels_the_one_let_go_leaves_the_likelier_alignment() ->
         "TOTAL Of Lower", "TOTAL Of Upper", "GRAND TOTAL"]
 
 
+def test_a_label_let_go_is_not_matched_again_with_a_row_far_less_like_it() -> None:
+    # the official pad as tesseract read it on a photo sent at 1000 pixels: YAHTZEE's label
+    # half read, Chance's unread, YAHTZEE BONUS's read "yaurzee", GRAND TOTAL read whole,
+    # two rows of the stack of sheets below the table. "yaurzee" as YAHTZEE leaves no
+    # room above GRAND TOTAL; letting GRAND TOTAL go matched it again with the lower TOTAL
+    # (0.625, two weak matches outweighing its sure one): every row from YAHTZEE down two
+    # rows low, and the two rows off the pad read as confident blanks
+    texts = ["WALT CV fe", "fee", "“as rie", ", wes ‘,e' “are", "| Tarees “-*; “Syme",
+             "fours fie VS", "| tives a-s| “geee~", "Sires i+ Tam", "| TOTAL scone ~", "",
+             "TOTAL .™ ~", "LOWER GEC TION", "ota kina vue", "[Ao a hing «(hee",
+             "pat Mouse ; ane 1s", ", im Satan ed el one 0", "jo Stratene ~ i one oe",
+             "VANTZE8 o “Monee", "", "“yaurzee teen Se", "| = |", "| VTA “ee cd", "~~",
+             "GRAND TOTAL ~~", "", "_"]
+    heights = [45.0, 23.0, 29.0, 21.0, 21.0, 21.0, 22.0, 22.0, 22.0, 22.0, 22.0, 15.0, 23.0,
+               22.0, 23.0, 23.0, 23.0, 24.0, 22.0, 25.0, 25.0, 23.0, 24.0, 23.0, 22.0, 21.0]
+    mapping, _, _ = ad.align(texts, ANY_FRONT_ROWS, heights=heights)
+    labels = {i: ANY_FRONT_ROWS[j].label for i, j in mapping.items()}
+    assert [labels.get(i) for i in range(16, 26)] == [
+        "Lg. Straight", "YAHTZEE", "Chance", "YAHTZEE BONUS", "YAHTZEE BONUS SCORE",
+        "TOTAL Of Lower", "TOTAL Of Upper", "GRAND TOTAL", None, None]
+
+
 def test_unrelated_labels_match_nothing() -> None:
     _, _, matched = ad.align(["Monday", "Tuesday", "Milk", "Bread", "Eggs", "Rice"], FRONT_ROWS)
     assert matched == 0
