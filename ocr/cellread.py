@@ -156,9 +156,14 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
             # a stroke from the cut's left edge to its right may be a ruled line a skewed
             # warp put inside the cell (a blank read as a sure 0): only the sums may say
             ruled = bool(cell.mask[:, 0].any() and cell.mask[:, -1].any())
+            # a zero crossed out is a box's (and BONUS's) way of writing it; a sum's cell
+            # (a TOTAL, the GRAND TOTAL, a PLAYERS' SCORES game) holding a lone stroke is
+            # more likely a blank's speck or shadow read as a dash: only the sums may say
+            summed = legal is None
             return CellRead(**base, kind=SCRATCH, value=0, confidence=conf,
                             status=CONFIDENT if conf >= CONFIDENT_AT and not maybe
-                            and not ruled else NEEDS_REVIEW, candidates=cands, readers=readers)
+                            and not ruled and not summed else NEEDS_REVIEW,
+                            candidates=cands, readers=readers)
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:
         seen = {c.value: c for c in cls}

@@ -27,8 +27,9 @@ KEEP_ON_FAIL = 0.99  # a failed sum no doubtful cell explains leaves readings th
 # Chosen on the development seeds (independent 300000-300089, own 90000-90059): see ocr/README.md.
 CROSS_MIN = 0.2  # a reading this likely, confirmed by the pad's own arithmetic, is confident
 ALIKE_MIN = 0.4  # ... this likely where two of the sum's cells read as candidates hold it too
-INFERRED_MIN = 0.0  # ... a legal value taken for an illegal reading, where a sum holds plainly
-# (however unlikely the ink made it: the sum needs just that value; 0.05 until 2026-12-06)
+INFERRED_MIN = 0.05  # ... a legal value taken for an illegal reading, where a sum holds plainly
+# (any likelihood on 2026-12-06 and 07 only: in a dim photo an Aces 1 read as an illegal
+# glyph, 0 put for it at p 0.000, held its sum through another misreading beside it)
 LONE_MIN = 0.05  # ... the one reading of a sum that holds plainly not sure on its own
 TWIN_P = 0.05  # a runner-up less likely than this is no misreading a hand makes twice
 ALIKE_CANDIDATES = 6  # the candidates of a cell looked at for a second way the sum holds
