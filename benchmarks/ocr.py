@@ -18,14 +18,18 @@ missed faults, as scanned and after review (every unsure cell checked by a perso
 
 Usage: .venv/bin/python benchmarks/ocr.py [--count 60] [--seed 50000] [--independent 60]
        [--independent-seed 200000] [--designs 40] [--far 20] [--weights A.npz,B.npz]
-       [--combined-only] [--without-adaptation] [--json out.json] [-v]
+       [--combined-only] [--without-adaptation] [--altered 1000px,dim,...] [--json out.json] [-v]
 (--designs N: also N photos of other pad designs of padsynth, read by the adaptive path;
- --far N: also N photos of our pad taken from afar.)
+ --far N: also N photos of our pad taken from afar; --altered: the independent photos
+ again as a messenger, poor light or a phone held sideways alters them, each alteration a
+ set of its own (``ALTERATIONS``; ``--altered all`` for every one).)
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import io
 import json
 import statistics
 import sys
@@ -34,6 +38,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+from PIL import Image, ImageFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -162,6 +169,73 @@ def independent_photos(count: int, seed: int) -> Iterator[Photo]:
             yield Photo(p.jpeg, p.truth, Side(p.side), source, OFFICIAL_FIELDS)
 
 
+# ---------------------------------------------------------------- altered photos (--altered)
+# Photos as phones, messengers and poor light alter them: neither renderer makes these by
+# itself. A photo sent through a messenger comes back 1000 or 800 pixels long and
+# recompressed; a kitchen table at night gives a dim, grainy or shaky one; a phone held
+# sideways without EXIF a turned one. Each takes a photo's bytes, gives JPEG bytes.
+
+Alteration = Callable[[bytes], bytes]
+
+
+def _open(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _jpeg(im: Image.Image, quality: int = 85) -> bytes:
+    out = io.BytesIO()
+    im.save(out, "JPEG", quality=quality)
+    return out.getvalue()
+
+
+def _long_side(side: int, quality: int) -> Alteration:
+    def alter(data: bytes) -> bytes:
+        im = _open(data)
+        s = side / max(im.size)
+        size = (round(im.width * s), round(im.height * s))
+        return _jpeg(im.resize(size, Image.Resampling.LANCZOS if s < 1 else Image.Resampling.BICUBIC),
+                     quality)
+    return alter
+
+
+def _pixels(fn: Callable[[np.ndarray], np.ndarray]) -> Alteration:
+    def alter(data: bytes) -> bytes:
+        a = np.asarray(_open(data)).astype(np.float32)
+        return _jpeg(Image.fromarray(np.clip(fn(a), 0, 255).astype(np.uint8)))
+    return alter
+
+
+def _dim(a: np.ndarray) -> np.ndarray:  # a dark room: the midtones pressed down, less light
+    return np.power(a / 255.0, 1.8) * 0.55 * 255.0
+
+
+def _tungsten(a: np.ndarray) -> np.ndarray:  # a warm bulb, no white balance
+    return a * np.array([1.08, 0.95, 0.62], np.float32)
+
+
+def _noise(a: np.ndarray) -> np.ndarray:  # a small sensor's grain in low light
+    return a + np.random.default_rng(1).normal(0.0, 10.0, a.shape[:2] + (1,))
+
+
+ALTERATIONS: dict[str, Alteration] = {
+    "1000px": _long_side(1000, 80),  # a messenger's "standard quality"
+    "800px": _long_side(800, 70),  # an e-mail client's "small"
+    "4000px": _long_side(4000, 90),  # a 12-megapixel phone photo of the same framing
+    "jpeg30": lambda data: _jpeg(_open(data), 30),
+    "dim": _pixels(_dim),
+    "tungsten": _pixels(_tungsten),
+    "noise": _pixels(_noise),
+    "blur": lambda data: _jpeg(_open(data).filter(ImageFilter.GaussianBlur(1.6))),
+    "sideways": lambda data: _jpeg(_open(data).rotate(90, expand=True)),  # no EXIF to undo it
+    "grey": lambda data: _jpeg(_open(data).convert("L")),
+}
+
+
+def altered_photos(photos: Iterator[Photo], alter: Callable[[bytes], bytes]) -> Iterator[Photo]:
+    for p in photos:
+        yield dataclasses.replace(p, jpeg=alter(p.jpeg))
+
+
 def run(photos: Iterator[Photo], modes: dict[str, dict[str, Any]], verbose: bool,
         by_hand: dict[str, evaluate.Score] | None = None, label: str = "") -> dict[str, Tally]:
     readers = {m: Reader(**kw) for m, kw in modes.items()}
@@ -234,8 +308,18 @@ def main() -> int:
                     help="run only the shipped reader (tesseract + classifier), not each alone")
     ap.add_argument("--without-adaptation", action="store_true",
                     help="also run the combined reader without writer adaptation (ocr/writer.py)")
+    ap.add_argument("--altered", default="",
+                    help="also read the independent photos altered so, each a set of its own: "
+                         f"comma-separated names of {', '.join(ALTERATIONS)}, or 'all'")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong cell")
     args = ap.parse_args()
+    altered = list(ALTERATIONS) if args.altered == "all" else \
+        [a.strip() for a in args.altered.split(",") if a.strip()]
+    unknown = [a for a in altered if a not in ALTERATIONS]
+    if unknown or (altered and not args.independent):
+        print(f"--altered: {', '.join(unknown) or 'needs --independent N'}: not an alteration "
+              f"of the independent photos ({', '.join(ALTERATIONS)})", file=sys.stderr)
+        return 2
     by_hand: dict[str, evaluate.Score] = {}
     weights = [Path(w.strip()) for w in args.weights.split(",") if w.strip()]
     shipped = modes_for(weights, True, args.without_adaptation)
@@ -250,6 +334,10 @@ def main() -> int:
         sets.append(("designs", lambda: design_photos(args.designs, args.seed), shipped))
     if args.far:
         sets.append(("far", lambda: own_photos(args.far, args.seed, far=True), shipped))
+    for name in altered:
+        sets.append((name, lambda name=name: altered_photos(  # type: ignore[misc]
+            independent_photos(args.independent, args.independent_seed), ALTERATIONS[name]),
+            shipped))
     results: dict[str, dict[str, float | int]] = {}
     refusals: dict[str, list[str]] = {}
     slowest: dict[str, list[str]] = {}
