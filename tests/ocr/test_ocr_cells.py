@@ -411,22 +411,28 @@ def test_a_stroke_that_may_be_a_one_is_no_confident_zero_where_a_one_is_legal() 
     assert slash.value == 0 and slash.status == CONFIDENT
 
 
-def test_a_stroke_across_the_whole_cut_is_no_sure_zero() -> None:
-    # a ruled line a skewed warp put inside a blank cell, or a dash drawn across the box:
-    # read 0, for the sums (or a person) to confirm; a dash clear of the sides is sure
+def _dash_read(field: Box | TotalField, x0: int = 30, x1: int = 70) -> CellRead:
+    """A dash drawn from x0 to x1 across a 100x40 cell of ``field``'s row, classified a sure
+    dash and read by tesseract as "-"."""
     from ocr import digits as dg
     from ocr.cellread import read_cell
     from ocr.tesseract import OcrText
 
-    chance = next(r for r in layout.FRONT.rows if r.field is Box.CHANCE)
+    row = next(r for r in layout.FRONT.rows if r.field is field)
     probs = np.zeros((1, len(dg.CLASSES)), np.float32)
     probs[0, dg.CLASSES.index("dash")] = 1.0
+    card = np.full((40, 100), PAPER, np.uint8)
+    card[18:21, x0:x1] = INK
+    cell = make_cell(card, row, 0, 0, (0, 0, 100, 40))
+    cell.probs, cell.tess_index = probs, 0
+    return read_cell(cell, [OcrText("-", 0.9)], get_rules(None), (0, 0, 1, 1))
+
+
+def test_a_stroke_across_the_whole_cut_is_no_sure_zero() -> None:
+    # a ruled line a skewed warp put inside a blank cell, or a dash drawn across the box:
+    # read 0, for the sums (or a person) to confirm; a dash clear of the sides is sure
     for x0, x1, status in ((0, 100, NEEDS_REVIEW), (30, 70, CONFIDENT)):
-        card = np.full((40, 100), PAPER, np.uint8)
-        card[18:21, x0:x1] = INK
-        cell = make_cell(card, chance, 0, 0, (0, 0, 100, 40))
-        cell.probs, cell.tess_index = probs, 0
-        read = read_cell(cell, [OcrText("-", 0.9)], get_rules(None), (0, 0, 1, 1))
+        read = _dash_read(Box.CHANCE, x0, x1)
         assert (read.value, read.status) == (0, status)
 
 
@@ -434,21 +440,10 @@ def test_a_lone_stroke_is_a_sure_zero_in_a_box_never_in_a_sum() -> None:
     # a dash in CHANCE or BONUS is how a zero is written; in a TOTAL or the GRAND TOTAL
     # nobody writes one, and a blank's shadow or speck in a dim photo is read as one (a
     # blank read as a confident 0 is an accusation): read 0, for the sums or a person
-    from ocr import digits as dg
-    from ocr.cellread import read_cell
-    from ocr.tesseract import OcrText
-
-    probs = np.zeros((1, len(dg.CLASSES)), np.float32)
-    probs[0, dg.CLASSES.index("dash")] = 1.0
     for field, status in ((Box.CHANCE, CONFIDENT), (TotalField.UPPER_BONUS, CONFIDENT),
                           (TotalField.GRAND_TOTAL, NEEDS_REVIEW),
                           (TotalField.LOWER_TOTAL, NEEDS_REVIEW)):
-        row = next(r for r in layout.FRONT.rows if r.field is field)
-        card = np.full((40, 100), PAPER, np.uint8)
-        card[18:21, 30:70] = INK
-        cell = make_cell(card, row, 0, 0, (0, 0, 100, 40))
-        cell.probs, cell.tess_index = probs, 0
-        read = read_cell(cell, [OcrText("-", 0.9)], get_rules(None), (0, 0, 1, 1))
+        read = _dash_read(field)
         assert (field, read.kind, read.value, read.status) == (field, "scratch", 0, status)
 
 
