@@ -27,6 +27,7 @@ from .result import BLANK, ScanError
 from .tesseract import Engine, OcrEngineError
 
 WORK_SIDE = 1600  # the photo is processed at most this large
+ENLARGE_BELOW = 1200  # a photo refused that is shorter than this is searched again enlarged
 MIN_MATCH = 0.55  # line-pattern correlation below this: not a pad
 STRONG_MATCH = 0.67  # ... at or above this: our own pad, the adaptive path is not tried
 MIN_SHARPNESS = 0.22  # ruled-line edge steepness below this: too blurred (see _sharpness)
@@ -118,6 +119,24 @@ class Planner:
                                    faint_rows=True)._marked(rgb, quad)
                 except ScanError:
                     raise refusal from None
+        try:
+            return self._searches(rgb)
+        except ScanError as refusal:
+            if refusal.code != "not_a_pad" or max(rgb.size) >= ENLARGE_BELOW or self.rescue:
+                raise
+            # a small photo (a messenger's 800 px): its rules and labels may be too thin to
+            # be found; the same searches on the photo enlarged, only once it is refused
+            f = WORK_SIDE / max(rgb.size)
+            big = rgb.resize((round(rgb.width * f), round(rgb.height * f)),
+                             Image.Resampling.BICUBIC)
+            try:
+                plan, to_big = self._searches(big)
+            except ScanError:
+                raise refusal from None
+            return plan, np.diag([1 / f, 1 / f, 1.0]) @ to_big
+
+    def _searches(self, rgb: Image.Image) -> tuple[Plan, np.ndarray]:
+        """The search, then the last searches before the photo is refused."""
         try:
             return self._search(rgb)
         except NotAPadTable as refusal:

@@ -442,3 +442,40 @@ def test_a_pad_whose_row_rules_are_pale_is_read(
     assert result.layout == "adaptive" and result.corners_given is (corners is not None)
     score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
     assert score.missing == 0 and score.silent == 0 and score.correct >= 0.8 * score.cells
+
+
+# Development seeds refused as not_a_pad once sent at 800 px (a messenger's small photo):
+# their rules and labels too thin for the search, which reads them enlarged.
+SMALL_PHOTO_SEEDS = (300012, 300042)
+
+
+def _shrunk(jpeg: bytes, side: int = 800) -> bytes:
+    img = Image.open(io.BytesIO(jpeg)).convert("RGB")
+    f = side / max(img.size)
+    small = img.resize((round(img.width * f), round(img.height * f)), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    small.save(out, "JPEG", quality=70)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("seed", SMALL_PHOTO_SEEDS)
+def test_a_small_photo_refused_as_it_is_is_read_enlarged(maker: PadPhotoMaker,
+                                                         seed: int) -> None:
+    from ocr.layout import Side
+    from ocr.reader import Reader
+    from padsynth import evaluate
+    from scorepad.card import CARD_READING_KEYS
+
+    photo = maker.photo(seed=seed)
+    small = _shrunk(photo.jpeg)
+    result = Reader().scan(small, rules="hasbro")  # no ScanError: not refused
+    score = evaluate.score(result, photo.truth, Side(photo.side), frozenset(CARD_READING_KEYS))
+    assert score.missing == 0 and score.silent == 0 and score.blank_as_number == 0
+    assert score.correct >= 0.9 * score.cells
+    truth = evaluate.on_photo(photo.truth, Side(photo.side))
+    assert evaluate.verdicts(result.sheet, truth, "hasbro").false_accusations == 0
+    # the cells and corners are places in the photo sent, not in the enlarged one
+    w, h = Image.open(io.BytesIO(small)).size
+    assert all(0 <= x <= w and 0 <= y <= h for x, y in result.corners or [])
+    assert max(c.box[2] for c in result.cells) <= w and max(c.box[3] for c in result.cells) <= h
+    assert max(c.box[2] for c in result.cells) > 0.5 * w
