@@ -160,9 +160,12 @@ def read_cell(cell: Cell, texts: list[OcrText], rules: RuleSet, box: tuple[int, 
             # (a TOTAL, the GRAND TOTAL, a PLAYERS' SCORES game) holding a lone stroke is
             # more likely a blank's speck or shadow read as a dash: only the sums may say
             summed = legal is None
+            # ... and so a stroke of doubtful ink (only as dark as a dim photo's shadow, or
+            # cut by the cell's edge), as any other reading of it
             return CellRead(**base, kind=SCRATCH, value=0, confidence=conf,
                             status=CONFIDENT if conf >= CONFIDENT_AT and not maybe
-                            and not ruled and not summed else NEEDS_REVIEW,
+                            and not ruled and not summed and not cell.unsure_ink
+                            else NEEDS_REVIEW,
                             candidates=cands, readers=readers)
     cls = classifier_candidates(probs) if probs is not None else []
     if cell.alts:

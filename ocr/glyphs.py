@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .paper import paper_level
+from .paper import grain, paper_level
 
 INK_STRONG = 0.3  # darkness (share below the paper) that is surely ink
 INK_MIN = 0.2  # ... and the least darkness that can start a stroke (pale pencil)
@@ -83,6 +83,7 @@ def ink_mask(cell: np.ndarray) -> np.ndarray:
 FAINT = 0.09  # darkness (share below the paper) of the faintest stroke looked for beside ink
 # (0.12 until 2026-11-28: a pale leading 1 at 0.10, beside a dark 0 or 8, was lost: 10 read a
 # sure 0, 18 a sure 8)
+GRAIN_FAINT = 4.0  # ... or this many times the paper's grain (standard deviations), if more
 NEAR = 5  # pixels round the ink (a square) that are its soft edge, not a pale stroke
 BRIDGE = 5  # a pale stroke's pieces this far apart, one above the other, are one stroke
 FAINT_WIDE = 1.2  # ... a stroke's area at least this many times its height (no hairline)
@@ -136,7 +137,10 @@ def _pale(cell: np.ndarray, mask: np.ndarray
         return None
     darkness = (bg - cell.astype(np.float32)) / bg
     near = cv2.dilate(mask, np.ones((NEAR, NEAR), np.uint8))  # the ink's own soft edge is no digit
-    return darkness, near, ((darkness > FAINT) & (near == 0)).astype(np.uint8)
+    # a grainy photo's specks (a small sensor in poor light, the paper flattened from a
+    # shaded cell) are as dark as a clean photo's pale pencil: a stroke stands out of the grain
+    faint = max(FAINT, GRAIN_FAINT * grain(cell) / bg)
+    return darkness, near, ((darkness > faint) & (near == 0)).astype(np.uint8)
 
 
 MARK_HIGH = 0.3  # a pale mark beside the ink at least this share of its height ...

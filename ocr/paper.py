@@ -7,6 +7,13 @@ import numpy as np
 PAPER_AT = 90  # the percentile taken for the paper (ink and lines are darker, fewer pixels)
 
 
+def grain(img: np.ndarray) -> float:
+    """The paper's grain (the spread of its grey levels, as a standard deviation): how far
+    the 90th percentile lies above the median, over the normal law's 1.28 (ink and lines
+    are the darker few, below the median)."""
+    return max(paper_level(img) - paper_level(img, 50), 0.0) / 1.2816
+
+
 def paper_level(img: np.ndarray, q: float = PAPER_AT) -> float:
     """``np.percentile(img, q)`` (linear interpolation), by counting for 8-bit images.
 
