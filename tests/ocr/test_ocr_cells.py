@@ -649,15 +649,16 @@ def _boxes_cell(left_edge: int, tick: bool = False) -> np.ndarray:
 
 
 def test_the_check_boxes_edges_laid_a_little_off_are_not_marks() -> None:
+    from ocr import plan
     from ocr.cell import make_cell
-    from ocr.plan import _without_print
+    from ocr.rowprint import without_print
 
     row = next(r for r in layout.FRONT.rows if r.kind is layout.Kind.MARKS)
     # the first box's left edge 3-4 px off in two cells: more than the print's own spread
     edges = [8, 8, 4, 8, 5, 8]
     cells = [make_cell(_boxes_cell(e, tick=(c == 1)), row, 0, c, (0, 0, 80, 40))
              for c, e in enumerate(edges)]
-    _without_print(cells)
+    without_print(cells, plan.MIN_CELL)
     assert [c.kind for c in cells] == ["blank", "marks", "blank", "blank", "blank", "blank"]
     assert len(cells[1].glyphs) == 1  # the tick, whatever of the box's edge it touches
 
